@@ -279,4 +279,229 @@ inline bool compareRows(app::App& a, const char* what, const std::vector<float>&
   return true;
 }
 
+
+// ============================================================== K-means ===
+// Lloyd's K-means for M models at once by concatenated parallelism (Ravunnikutty,
+// Ensemble K-Means on Modern Manycore Hardware, Ch. 5.3): one NDRange covers all
+// models, each work-item takes one data point, keeps every model's centroids in
+// local memory and finds the closest centroid of each model, so the data are
+// read once per iteration whatever M is.  M = 1 is plain K-means (kmeans.cpp).
+//
+// Per iteration, on one in-order queue, no host round trip:
+//   km_assign   (N work-items)        labels[m][p] = closest centroid of model m
+//   km_partial  (C x M work-items)    per-chunk sums and counts, no atomics: item
+//                                     (c, m) owns its slot, points c, c+C, ...
+//   km_update   (M*K work-groups)     centroid = sum of chunk sums / count
+//                                     (kept when its cluster is empty)
+// The thesis accumulates with atomic adds on floats; OpenCL 1.2 has none for
+// float, and a float atomic sum is order-dependent, so the two-round reduction
+// above replaces it (deterministic on a device, and partitionable by work-group).
+//
+// Data: K well-separated blobs (points uniform within +-1 of a centre, centres
+// 10 apart along dimension 0), shuffled.  Model m starts with centroid k at a
+// random point of blob (k + m) mod K.  Every centroid then stays inside its own
+// blob, the nearest centroid is never ambiguous (squared distance <= 4D to the
+// own centroid, >= 64 to any other; D <= 8), and labels can be compared exactly.
+static const char* kKmeansSource = R"CLC(
+#define KM_DMAX 8
+// pts: structure of arrays, pts[d*N + p]; cent: [M][K][D]; labels: [M][N].
+__kernel void km_assign(__global const float* pts, __global const float* cent,
+                        __global int* labels, __local float* lc,
+                        const uint N, const uint D, const uint K, const uint M) {
+  const uint total = M * K * D;
+  for (uint i = get_local_id(0); i < total; i += get_local_size(0)) lc[i] = cent[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint p = get_global_id(0);
+  if (p >= N) return;
+  float x[KM_DMAX];
+  for (uint d = 0; d < D; ++d) x[d] = pts[d * N + p];
+  for (uint m = 0; m < M; ++m) {
+    __local const float* cm = lc + m * K * D;
+    float best = INFINITY;
+    int bi = 0;
+    for (uint k = 0; k < K; ++k) {
+      float dist = 0.0f;
+      for (uint d = 0; d < D; ++d) {
+        const float diff = x[d] - cm[k * D + d];
+        dist += diff * diff;
+      }
+      if (dist < best) { best = dist; bi = (int)k; }
+    }
+    labels[m * N + p] = bi;
+  }
+}
+
+// Work-item (c, m): slot partial[m][c][K][D+1] = sums (D) and count of the
+// points p = c, c+C, c+2C, ... per cluster of model m.
+__kernel void km_partial(__global const float* pts, __global const int* labels,
+                         __global float* partial, const uint N, const uint D, const uint K,
+                         const uint C) {
+  const uint c = get_global_id(0), m = get_global_id(1);
+  if (c >= C) return;
+  const uint W = D + 1;
+  __global float* slot = partial + ((size_t)m * C + c) * K * W;
+  for (uint i = 0; i < K * W; ++i) slot[i] = 0.0f;
+  for (uint p = c; p < N; p += C) {
+    __global float* s = slot + labels[(size_t)m * N + p] * W;
+    for (uint d = 0; d < D; ++d) s[d] += pts[d * N + p];
+    s[D] += 1.0f;
+  }
+}
+
+// One work-group per (model m, cluster k), group id m*K + k; power-of-two
+// work-group size L; red: (D+1)*L floats of local memory.
+__kernel void km_update(__global const float* partial, __global float* cent,
+                        __local float* red, const uint D, const uint K, const uint C) {
+  const uint g = get_group_id(0), lid = get_local_id(0), L = get_local_size(0);
+  const uint m = g / K, k = g % K, W = D + 1;
+  float acc[KM_DMAX + 1];
+  for (uint j = 0; j < W; ++j) acc[j] = 0.0f;
+  for (uint c = lid; c < C; c += L) {
+    __global const float* s = partial + (((size_t)m * C + c) * K + k) * W;
+    for (uint j = 0; j < W; ++j) acc[j] += s[j];
+  }
+  for (uint j = 0; j < W; ++j) red[j * L + lid] = acc[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint o = L / 2; o > 0; o >>= 1) {
+    if (lid < o)
+      for (uint j = 0; j < W; ++j) red[j * L + lid] += red[j * L + lid + o];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid < D) {
+    const float cnt = red[D * L];
+    if (cnt > 0.0f) cent[(m * K + k) * D + lid] = red[lid * L] / cnt;
+  }
+}
+)CLC";
+
+struct KmeansSize {
+  long long n = 0, k = 0, d = 0, iters = 0, m = 1;
+};
+
+// Runs K-means for s.m models; verifies labels exactly and centroids to
+// |got-ref| <= 1e-4*|ref| + 1e-4 against a double-precision CPU run of the same
+// algorithm; returns App::finish's exit code.
+inline int runKmeans(app::App& a, const KmeansSize& sz) {
+  const size_t N = (size_t)sz.n, K = (size_t)sz.k, D = (size_t)sz.d, iters = (size_t)sz.iters, M = (size_t)sz.m;
+  if (D > 8 || K > N || N >= (1u << 24)) {
+    std::fprintf(stderr, "%s: need d <= 8, k <= n and n < 2^24 (exact float counts)\n", a.name().c_str());
+    return 2;
+  }
+  const size_t W = D + 1, MKD = M * K * D;
+  if (MKD * sizeof(float) > a.localMemSize()) {
+    std::fprintf(stderr, "%s: %zu centroids x %zu dims do not fit in local memory\n", a.name().c_str(), M * K, D);
+    return 2;
+  }
+
+  // Data: blobs, shuffled; SoA layout.
+  app::Rng rng(61);
+  std::vector<uint32_t> blob(N);
+  for (size_t p = 0; p < N; ++p) blob[p] = (uint32_t)(p % K);
+  for (size_t p = N - 1; p > 0; --p) std::swap(blob[p], blob[rng.below((uint32_t)(p + 1))]);
+  std::vector<float> pts(D * N);
+  std::vector<std::vector<uint32_t>> members(K);
+  for (size_t p = 0; p < N; ++p) {
+    const uint32_t b = blob[p];
+    members[b].push_back((uint32_t)p);
+    for (size_t d = 0; d < D; ++d) {
+      const float centre = d == 0 ? 10.f * (float)b - 5.f * (float)(K - 1) : 3.f * (float)((b * 7 + d) % 5);
+      pts[d * N + p] = centre + rng.uniform(-1.f, 1.f);
+    }
+  }
+  std::vector<float> cent0(MKD);
+  for (size_t m = 0; m < M; ++m)
+    for (size_t k = 0; k < K; ++k) {
+      const auto& mem = members[(k + m) % K];
+      const uint32_t p = mem[rng.below((uint32_t)mem.size())];
+      for (size_t d = 0; d < D; ++d) cent0[(m * K + k) * D + d] = pts[d * N + p];
+    }
+
+  cl_program prog = a.build(kKmeansSource);
+  cl_kernel kAssign = a.kernel(prog, "km_assign"), kPartial = a.kernel(prog, "km_partial"),
+            kUpdate = a.kernel(prog, "km_update");
+  const size_t la = a.pickLocal1D(kAssign, 128);
+  const size_t C = std::max<size_t>(1, std::min<size_t>(4096, app::divUp(N, 256)));
+  size_t lpx = 0, lpy = 0;
+  a.pickLocal2D(kPartial, 64, 1, lpx, lpy);
+  const size_t lu = a.pickLocal1D(kUpdate, 64);
+  const cl_uint uN = (cl_uint)N, uD = (cl_uint)D, uK = (cl_uint)K, uM = (cl_uint)M, uC = (cl_uint)C;
+  a.log("%s: n=%zu k=%zu d=%zu iters=%zu models=%zu chunks=%zu\n", a.name().c_str(), N, K, D, iters, M, C);
+
+  std::vector<int> labels(M * N);
+  std::vector<float> cent(MKD);
+  a.startWall();
+  cl_mem dPts = a.buffer(CL_MEM_READ_ONLY, pts.size() * sizeof(float));
+  cl_mem dCent0 = a.buffer(CL_MEM_READ_ONLY, MKD * sizeof(float));
+  cl_mem dCent = a.buffer(CL_MEM_READ_WRITE, MKD * sizeof(float));
+  cl_mem dLabels = a.buffer(CL_MEM_READ_WRITE, M * N * sizeof(int));
+  cl_mem dPartial = a.buffer(CL_MEM_READ_WRITE, M * C * K * W * sizeof(float));
+  a.write(dPts, pts.size() * sizeof(float), pts.data());
+  a.write(dCent0, MKD * sizeof(float), cent0.data());
+  a.setArgs(kAssign, dPts, dCent, dLabels, app::Local(MKD * sizeof(float)), uN, uD, uK, uM);
+  a.setArgs(kPartial, dPts, dLabels, dPartial, uN, uD, uK, uC);
+  a.setArgs(kUpdate, dPartial, dCent, app::Local(W * lu * sizeof(float)), uD, uK, uC);
+  for (int rep = 0; rep < a.repeat(); ++rep) {
+    CHECK(clEnqueueCopyBuffer(a.queue, dCent0, dCent, 0, 0, MKD * sizeof(float), 0, nullptr, nullptr));
+    for (size_t it = 0; it < iters; ++it) {
+      a.run1D(kAssign, app::roundUp(N, la), la);
+      a.run2D(kPartial, app::roundUp(C, lpx), app::roundUp(M, lpy), lpx, lpy);
+      a.run1D(kUpdate, M * K * lu, lu);
+    }
+  }
+  a.read(dLabels, M * N * sizeof(int), labels.data());
+  a.read(dCent, MKD * sizeof(float), cent.data());
+  a.finishQueue();
+  a.stopWall();
+
+  // CPU reference in double.
+  std::vector<double> rc(cent0.begin(), cent0.end());
+  std::vector<int> rl(M * N);
+  for (size_t it = 0; it < iters; ++it) {
+    std::vector<double> sum(MKD, 0.0), cnt(M * K, 0.0);
+    for (size_t m = 0; m < M; ++m)
+      for (size_t p = 0; p < N; ++p) {
+        double best = INFINITY;
+        int bi = 0;
+        for (size_t k = 0; k < K; ++k) {
+          double dist = 0;
+          for (size_t d = 0; d < D; ++d) {
+            const double diff = pts[d * N + p] - rc[(m * K + k) * D + d];
+            dist += diff * diff;
+          }
+          if (dist < best) {
+            best = dist;
+            bi = (int)k;
+          }
+        }
+        rl[m * N + p] = bi;
+        for (size_t d = 0; d < D; ++d) sum[(m * K + bi) * D + d] += pts[d * N + p];
+        cnt[m * K + bi] += 1;
+      }
+    for (size_t mk = 0; mk < M * K; ++mk)
+      if (cnt[mk] > 0)
+        for (size_t d = 0; d < D; ++d) rc[mk * D + d] = sum[mk * D + d] / cnt[mk];
+  }
+  std::vector<float> refCent(rc.begin(), rc.end());
+  bool ok = a.compareExact("labels", labels.data(), rl.data(), M * N);
+  ok = a.compareFloat("centroids", cent.data(), refCent.data(), MKD, 1e-4, 1e-4) && ok;
+
+  // The ensemble's answer: the model with the smallest sum of squared errors.
+  size_t bestM = 0;
+  double bestSse = INFINITY;
+  for (size_t m = 0; m < M; ++m) {
+    double sse = 0;
+    for (size_t p = 0; p < N; ++p)
+      for (size_t d = 0; d < D; ++d) {
+        const double diff = pts[d * N + p] - cent[(m * K + labels[m * N + p]) * D + d];
+        sse += diff * diff;
+      }
+    if (sse < bestSse) {
+      bestSse = sse;
+      bestM = m;
+    }
+  }
+  a.log("best model %zu of %zu: SSE %.6g\n", bestM, M, bestSse);
+  return a.finish(ok);
+}
+
 }  // namespace mk
