@@ -1,0 +1,31 @@
+"""Ways of running an app under Tutti.
+
+A mode is a name plus the environment variables added to LD_PRELOAD=<libtutti.so>.
+Later modes register by adding one line to MODES.  ``TUTTI_ENV_ALL`` is added to
+every Tutti run (stats lines on stderr, which the harness keeps).
+"""
+from collections import namedtuple
+
+Mode = namedtuple("Mode", "name env help")
+
+TUTTI_ENV_ALL = {"TUTTI_STATS": "1"}
+
+MODES = [
+    Mode("tutti-whole", {"TUTTI_PLACEMENT": "auto"}, "whole kernels on the best measured device"),
+]
+
+
+def by_name(names):
+    """Modes selected by a comma list ('all' = every mode, 'none' or '' = no mode)."""
+    if names is None or names == "all":
+        return list(MODES)
+    if names in ("", "none"):
+        return []
+    table = {m.name: m for m in MODES}
+    out = []
+    for n in names.split(","):
+        n = n.strip()
+        if n not in table:
+            raise ValueError("unknown mode %r (known: %s)" % (n, ", ".join(table)))
+        out.append(table[n])
+    return out

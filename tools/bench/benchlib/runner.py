@@ -1,0 +1,207 @@
+"""Discovers the apps, runs them natively and under Tutti, summarises the samples."""
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+from . import modes as modes_mod
+
+# Executables in the apps folder that are not workloads.
+NOT_APPS = {"mk_devinfo"}
+
+RESULT_RE = re.compile(r'^RESULT\s+(.*)$', re.M)
+KV_RE = re.compile(r'(\w+)=("([^"]*)"|\S+)')
+TUTTI_LINE_RE = re.compile(r'^TUTTI .*$', re.M)
+
+
+def parse_kv(text):
+    out = {}
+    for m in KV_RE.finditer(text):
+        out[m.group(1)] = m.group(3) if m.group(3) is not None else m.group(2)
+    return out
+
+
+def parse_result(stdout):
+    """The last RESULT line as a dict with kernel_ms/wall_ms as floats, or None."""
+    lines = RESULT_RE.findall(stdout)
+    if not lines:
+        return None
+    r = parse_kv(lines[-1])
+    for k in ("kernel_ms", "wall_ms"):
+        try:
+            r[k] = float(r[k])
+        except (KeyError, ValueError):
+            r[k] = None
+    r["line"] = "RESULT " + lines[-1]
+    return r
+
+
+def parse_tutti_lines(lines):
+    """Each 'TUTTI ...' stats line as {'raw': line, key: value...} (numbers converted)."""
+    out = []
+    for line in lines:
+        d = {"raw": line}
+        for k, v in parse_kv(line).items():
+            try:
+                d[k] = int(v)
+            except ValueError:
+                try:
+                    d[k] = float(v)
+                except ValueError:
+                    d[k] = v
+        out.append(d)
+    return out
+
+
+# ---------------------------------------------------------- discovery ---
+
+def apps_dir_candidates(build):
+    return [os.path.join(build, "tools", "bench", "apps"), os.path.join(build, "apps"), build]
+
+
+def _is_exe(path):
+    return os.path.isfile(path) and os.access(path, os.X_OK) and not os.path.splitext(path)[1] in (
+        ".so", ".sh", ".py", ".txt", ".json", ".cmake")
+
+
+def discover(build):
+    """(apps_dir, {name: path}, devinfo_path): app binaries answer --help with the
+    common usage line of app.h."""
+    for d in apps_dir_candidates(build):
+        if not os.path.isdir(d):
+            continue
+        apps, devinfo = {}, None
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not _is_exe(path):
+                continue
+            if name in NOT_APPS:
+                if name == "mk_devinfo":
+                    devinfo = path
+                continue
+            try:
+                p = subprocess.run([path, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   timeout=30, universal_newlines=True, errors="replace")
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if p.returncode == 0 and "--size tiny|small|thesis" in p.stdout:
+                apps[name] = path
+        if apps:
+            return d, apps, devinfo
+    return None, {}, None
+
+
+def find_tutti(build, explicit=None):
+    if explicit:
+        return explicit if os.path.exists(explicit) else None
+    for cand in (os.path.join(build, "lib", "libtutti.so"), os.path.join(build, "interpose", "libtutti.so"),
+                 os.path.join(build, "libtutti.so")):
+        if os.path.exists(cand):
+            return cand
+    for root, dirs, files in os.walk(build):
+        dirs[:] = [d for d in dirs if d not in ("CMakeFiles", "Testing", ".git")]
+        if "libtutti.so" in files:
+            return os.path.join(root, "libtutti.so")
+    return None
+
+
+# ------------------------------------------------------------ configs ---
+
+def configs(devices, modes, tutti_lib):
+    """Native configuration per real device, then one per Tutti mode."""
+    out = []
+    for d in devices:
+        out.append({"config": "native:%d" % d["index"], "kind": "native", "device_index": d["index"],
+                    "device": d.get("name"), "platform": d.get("platform"), "env": {}})
+    for m in modes:
+        env = dict(modes_mod.TUTTI_ENV_ALL)
+        env.update(m.env)
+        out.append({"config": m.name, "kind": "tutti", "mode": m.name, "device_index": None,
+                    "device": "tutti", "env": env, "tutti_lib": tutti_lib})
+    return out
+
+
+def _env_for(cfg):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("TUTTI_"):
+            del env[k]
+    env.pop("LD_PRELOAD", None)
+    if cfg["kind"] == "tutti":
+        env["LD_PRELOAD"] = cfg["tutti_lib"]
+    env.update(cfg["env"])
+    return env
+
+
+def run_once(app_path, cfg, size, timeout_s, extra_args=()):
+    cmd = [app_path, "--size", size, "--quiet"] + list(extra_args)
+    if cfg["kind"] == "native":
+        cmd += ["--device", str(cfg["device_index"])]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env_for(cfg),
+                         universal_newlines=True, errors="replace", start_new_session=True)
+    timed_out = False
+    try:
+        out, err = p.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = p.communicate()
+    elapsed = time.monotonic() - t0
+    res = parse_result(out)
+    tutti_lines = TUTTI_LINE_RE.findall(err) + TUTTI_LINE_RE.findall(out)
+    status = "TIMEOUT" if timed_out else (res or {}).get("status", "NORESULT")
+    if status == "PASS" and p.returncode != 0:
+        status = "EXIT%d" % p.returncode
+    sample = {
+        "status": status,
+        "rc": p.returncode,
+        "kernel_ms": (res or {}).get("kernel_ms"),
+        "wall_ms": (res or {}).get("wall_ms"),
+        "elapsed_s": round(elapsed, 4),
+        "result_line": (res or {}).get("line"),
+        "result_device": (res or {}).get("device"),
+        "tutti_lines": tutti_lines,
+        "tutti_stats": parse_tutti_lines(tutti_lines),
+    }
+    if status != "PASS":
+        sample["stdout_tail"] = out[-4000:]
+        sample["stderr_tail"] = err[-4000:]
+    return cmd, sample
+
+
+def summarize(values):
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return None
+    return {"median": statistics.median(vals), "min": min(vals), "max": max(vals),
+            "stdev": statistics.stdev(vals) if len(vals) > 1 else 0.0, "n": len(vals)}
+
+
+def run_config(app_name, app_path, cfg, profile, size, repeat, log=sys.stderr):
+    entry = {"app": app_name, "size": size}
+    entry.update({k: v for k, v in cfg.items() if k != "tutti_lib"})
+    if profile.warmup:
+        _, w = run_once(app_path, cfg, "tiny", profile.timeout_s)
+        entry["warmup_status"] = w["status"]
+    samples = []
+    for i in range(repeat):
+        cmd, s = run_once(app_path, cfg, size, profile.timeout_s)
+        samples.append(s)
+        log.write("  %-24s %-14s #%d %-8s wall %s ms  kernel %s ms\n" % (
+            app_name, cfg["config"], i + 1, s["status"], s["wall_ms"], s["kernel_ms"]))
+        log.flush()
+        entry["cmd"] = cmd
+    passed = [s for s in samples if s["status"] == "PASS"]
+    entry["samples"] = samples
+    entry["passed"] = len(passed)
+    entry["failed"] = len(samples) - len(passed)
+    entry["wall_ms"] = summarize([s["wall_ms"] for s in passed])
+    entry["kernel_ms"] = summarize([s["kernel_ms"] for s in passed])
+    return entry
