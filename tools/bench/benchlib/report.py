@@ -132,17 +132,20 @@ def make_plots(data, folder, prefix):
     plt.close(fig)
     out.append(("Speedup over the fastest single device", name))
 
-    # 2. Time breakdown: kernel time (sum of kernel events) vs the rest of the wall time.
+    # 2. Time breakdown: kernel time (sum of kernel events) and the rest of the wall
+    #    time, relative to the app's fastest single device (linear, 1.0 = baseline).
     fig, ax = plt.subplots(figsize=(figw, 5))
     for ci, (cfg, label, kind) in enumerate(cfgs):
         ks, rest = [], []
         for r in rows:
             e = next((x for x in r["entries"] if x["config"] == cfg), None)
-            if e and _ok(e):
-                k = (e.get("kernel_ms") or {}).get("median") or 0.0
+            f = r["fastest"]
+            if e and f and _ok(e) and f["wall_ms"]["median"] > 0:
+                base = f["wall_ms"]["median"]
                 w = e["wall_ms"]["median"]
-                ks.append(min(k, w))
-                rest.append(max(0.0, w - k))
+                k = min((e.get("kernel_ms") or {}).get("median") or 0.0, w)
+                ks.append(k / base)
+                rest.append((w - k) / base)
             else:
                 ks.append(0.0)
                 rest.append(0.0)
@@ -150,11 +153,11 @@ def make_plots(data, folder, prefix):
         c = colors[ci % len(colors)]
         ax.bar(xs, ks, width, color=c, label="%s: kernels" % label)
         ax.bar(xs, rest, width, bottom=ks, color=c, alpha=0.35, hatch="..", label="%s: other" % label)
-    ax.set_yscale("log")
+    ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(apps)))
     ax.set_xticklabels(apps, rotation=35, ha="right")
-    ax.set_ylabel("median wall time, ms (log)")
-    ax.set_title("Time breakdown: kernel events vs other (transfers, host, scheduling)")
+    ax.set_ylabel("median wall time / fastest single device")
+    ax.set_title("Time breakdown: sum of kernel events vs the rest (transfers, host, scheduling)")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     name = "%s-breakdown.png" % prefix

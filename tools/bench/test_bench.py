@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Self test of the benchmark harness (python unittest; ctest: bench.quick).
+
+QuickProfileTest runs `bench.py run --profile quick` on two real apps natively
+against PoCL, then `bench.py report`, and checks the JSON, markdown and PNGs.
+The apps come from TUTTI_BENCH_BUILD (a build folder; ctest sets it), else
+<repo>/build; without built apps that test is skipped when run by hand.
+
+FakeAppTest drives the same code paths with shell-script stand-ins for the
+apps (no OpenCL): a failing run must give exit status 1, Tutti modes and
+'TUTTI ' stats lines must reach the JSON and the report.
+"""
+import glob
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.join(HERE, "bench.py")
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+QUICK_APPS = ["mk_Lyapunov", "kmeans"]
+
+
+def have_matplotlib():
+    for py in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(py) and subprocess.call([py, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                                                  stderr=subprocess.DEVNULL) == 0:
+            return True
+    return False
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def bench(*args, env=None):
+    return subprocess.run([sys.executable, BENCH] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, env=env, timeout=900)
+
+
+class ReportChecks:
+    def check_report(self, out, apps, expect_modes=()):
+        r = bench("report", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        md_path = os.path.join(out, "report.md")
+        self.assertTrue(os.path.exists(md_path))
+        md = read(md_path)
+        self.assertIn("| App | Fastest single device | Median wall ms", md)
+        for a in apps:
+            self.assertIn("| %s |" % a, md)
+        for m in expect_modes:
+            self.assertIn("%s speedup" % m, md)
+        if not have_matplotlib():
+            self.assertIn("matplotlib not available", md)
+            return md, []
+        pngs = sorted(glob.glob(os.path.join(out, "*.png")))
+        self.assertGreaterEqual(len(pngs), 2, pngs)
+        for p in pngs:
+            with open(p, "rb") as f:
+                head = f.read(8)
+            self.assertEqual(head, b"\x89PNG\r\n\x1a\n", p)
+            self.assertGreater(os.path.getsize(p), 5000, p)
+            self.assertIn("(%s)" % os.path.basename(p), md)
+        return md, pngs
+
+
+def build_dir():
+    for cand in (os.environ.get("TUTTI_BENCH_BUILD"), os.path.join(REPO, "build")):
+        if cand and os.path.isdir(cand):
+            return cand
+    return None
+
+
+class QuickProfileTest(unittest.TestCase, ReportChecks):
+    def setUp(self):
+        self.build = build_dir()
+        if not self.build:
+            if os.environ.get("TUTTI_BENCH_BUILD"):
+                self.fail("TUTTI_BENCH_BUILD=%s does not exist" % os.environ["TUTTI_BENCH_BUILD"])
+            self.skipTest("no build folder (set TUTTI_BENCH_BUILD)")
+        self.out = tempfile.mkdtemp(prefix="bench-quick-")
+        self.addCleanup(shutil.rmtree, self.out, True)
+
+    def test_quick_native(self):
+        env = dict(os.environ)
+        env.setdefault("POCL_DEVICES", "pthread basic")
+        r = bench("run", "--profile", "quick", "--out", self.out, "--build", self.build,
+                  "--apps", ",".join(QUICK_APPS), "--modes", "none", "--repeat", "2", env=env)
+        if "no app binaries" in r.stderr and not os.environ.get("TUTTI_BENCH_BUILD"):
+            self.skipTest("apps not built under %s" % self.build)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        files = glob.glob(os.path.join(self.out, "run-*.json"))
+        self.assertEqual(len(files), 1)
+        data = json.loads(read(files[0]))
+        self.assertEqual(data["schema"], "tutti-bench/1")
+        self.assertEqual((data["profile"], data["size"], data["repeat"]), ("quick", "tiny", 2))
+        m = data["machine"]
+        self.assertTrue(m["cpu"]["model"])
+        self.assertGreaterEqual(m["cpu"]["logical_cpus"], 1)
+        self.assertGreater(m["memory"]["total_bytes"], 0)
+        devs = m["opencl_devices"]
+        self.assertGreaterEqual(len(devs), 1)
+        self.assertIn("tutti", m)
+        self.assertEqual(sorted(data["apps"]), sorted(QUICK_APPS))
+        self.assertEqual(len(data["runs"]), len(QUICK_APPS) * len(devs))
+        for e in data["runs"]:
+            self.assertEqual(e["kind"], "native")
+            self.assertEqual((e["passed"], e["failed"]), (2, 0), e)
+            self.assertGreater(e["wall_ms"]["median"], 0)
+            self.assertLessEqual(e["wall_ms"]["min"], e["wall_ms"]["median"])
+            self.assertLessEqual(e["wall_ms"]["median"], e["wall_ms"]["max"])
+            self.assertGreaterEqual(e["kernel_ms"]["median"], 0)
+            for s in e["samples"]:
+                self.assertTrue(s["result_line"].startswith("RESULT app=%s size=tiny" % e["app"]))
+                self.assertEqual(s["result_device"], devs[e["device_index"]]["name"])
+        self.check_report(self.out, QUICK_APPS)
+
+
+FAKE_APP = r'''#!/bin/sh
+# stand-in for an app: --help, --list, and one RESULT line per run
+case "$1" in
+  --help) echo "usage: fake [--size tiny|small|thesis] [--device N]"; exit 0;;
+  --list) echo "0: Fake GPU [Fake Platform] GPU"; echo "1: Fake CPU [Fake Platform]"; exit 0;;
+esac
+dev=tutti; for a in "$@"; do [ "$prev" = "--device" ] && dev=$a; prev=$a; done
+if [ -n "$TUTTI_PLACEMENT" ]; then
+  echo "TUTTI device=0 name=gpu kernels=3 kernel_ns=2000000" >&2
+  echo "TUTTI device=1 name=cpu kernels=1 kernel_ns=1000000" >&2
+  wall=5
+elif [ "$dev" = 0 ]; then wall=10; else wall=20; fi
+status=PASS; rc=0
+if [ "$(basename "$0")" = "failing" ] && [ "$dev" = 1 ]; then status=FAIL; rc=1; fi
+echo "RESULT app=$(basename "$0") size=tiny device=\"dev $dev\" platform=\"Fake\" kernel_ms=1.5 wall_ms=$wall.000 status=$status"
+exit $rc
+'''
+
+
+class FakeAppTest(unittest.TestCase, ReportChecks):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="bench-fake-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.build = os.path.join(self.dir, "build")
+        os.makedirs(os.path.join(self.build, "apps"))
+        for name in ("alpha", "failing"):
+            p = os.path.join(self.build, "apps", name)
+            with open(p, "w") as f:
+                f.write(FAKE_APP)
+            os.chmod(p, os.stat(p).st_mode | stat.S_IXUSR)
+        os.makedirs(os.path.join(self.build, "lib"))
+        # Not a real library: the dynamic loader reports it and carries on.
+        open(os.path.join(self.build, "lib", "libtutti.so"), "w").close()
+        self.out = os.path.join(self.dir, "out")
+
+    def test_modes_stats_and_failure(self):
+        r = bench("run", "--profile", "quick", "--out", self.out, "--build", self.build, "--repeat", "2")
+        self.assertEqual(r.returncode, 1, r.stderr)  # 'failing' fails on device 1
+        data = json.loads(read(glob.glob(os.path.join(self.out, "run-*.json"))[0]))
+        self.assertEqual(data["machine"]["opencl_device_source"], "app --list")
+        runs = {(e["app"], e["config"]): e for e in data["runs"]}
+        self.assertEqual(set(runs), {(a, c) for a in ("alpha", "failing")
+                                     for c in ("native:0", "native:1", "tutti-whole")})
+        self.assertEqual(runs[("failing", "native:1")]["failed"], 2)
+        self.assertEqual(runs[("failing", "native:1")]["samples"][0]["status"], "FAIL")
+        self.assertEqual(runs[("alpha", "native:1")]["failed"], 0)
+        t = runs[("alpha", "tutti-whole")]
+        self.assertEqual(t["env"]["TUTTI_PLACEMENT"], "auto")
+        self.assertEqual(t["wall_ms"]["median"], 5.0)
+        s = t["samples"][0]
+        self.assertEqual(len(s["tutti_lines"]), 2)
+        self.assertTrue(s["tutti_lines"][0].startswith("TUTTI device=0"))
+        self.assertEqual(s["tutti_stats"][1]["kernel_ns"], 1000000)
+        md, pngs = self.check_report(self.out, ["alpha", "failing"], expect_modes=["tutti-whole"])
+        self.assertIn("| alpha | Fake GPU (dev 0) | 10 | 5 | 2.00x |", md)
+        self.assertIn("### Failures", md)
+        if pngs:
+            self.assertTrue(any("devices-tutti-whole" in p for p in pngs), pngs)
+
+    def test_no_apps_is_an_error(self):
+        r = bench("run", "--profile", "quick", "--out", self.out, "--build", os.path.join(self.dir, "nothing"))
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
