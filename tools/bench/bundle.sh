@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# bundle.sh BUILD_DIR OUT.tar.gz
+#
+# Packs a self-contained benchmark bundle for the GPU machine (no compiler or
+# package registry needed there):
+#   apps/        stripped app binaries (+ mk_devinfo) from BUILD_DIR/tools/bench/apps
+#   lib/         libtutti.so (stripped) when it was built, plus any shared library
+#                of the build tree it links against
+#   bench/       bench.py, benchlib/, VERSION (Tutti commit)
+#   run.sh       registers NVIDIA + PoCL for the ICD loader (FACTS.md), then runs
+#                the full profile and renders the report into a given folder
+#   README.txt
+# The archive must stay under 50 MiB.
+set -euo pipefail
+
+usage() { echo "usage: $0 BUILD_DIR OUT.tar.gz" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+build=$(cd "$1" && pwd) || usage
+out=$2
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+limit=$((50 * 1024 * 1024))
+
+appsdir=""
+for cand in "$build/tools/bench/apps" "$build/apps" "$build"; do
+  if [ -d "$cand" ]; then appsdir=$cand; break; fi
+done
+[ -n "$appsdir" ] || { echo "bundle: no apps folder under $build" >&2; exit 1; }
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/tutti-bundle.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+root="$stage/tutti-bench"
+mkdir -p "$root/apps" "$root/lib" "$root/bench/benchlib"
+
+napps=0
+for f in "$appsdir"/*; do
+  [ -f "$f" ] && [ -x "$f" ] || continue
+  name=$(basename "$f")
+  case "$name" in *.so|*.sh|*.py|*.cmake|*.txt|*.json) continue ;; esac
+  if [ "$name" != mk_devinfo ]; then
+    # Apps are the executables that answer --help with app.h's usage line.
+    help=$(timeout 30 "$f" --help 2>&1 || true)
+    case "$help" in *"--size tiny|small|thesis"*) ;; *) continue ;; esac
+    napps=$((napps + 1))
+  fi
+  cp "$f" "$root/apps/$name"
+  strip --strip-unneeded "$root/apps/$name" 2>/dev/null || true
+done
+[ "$napps" -gt 0 ] || { echo "bundle: no app binaries in $appsdir (build them first)" >&2; exit 1; }
+
+tutti=$(find "$build" -name libtutti.so -not -path '*/CMakeFiles/*' -print -quit 2>/dev/null || true)
+if [ -n "$tutti" ]; then
+  cp -L "$tutti" "$root/lib/libtutti.so"
+  strip --strip-unneeded "$root/lib/libtutti.so" 2>/dev/null || true
+  # Shared libraries of the build tree that libtutti.so needs travel with it.
+  ldd "$tutti" 2>/dev/null | awk '/=> \// {print $3}' | while read -r dep; do
+    case "$dep" in "$build"/*) cp -L "$dep" "$root/lib/"; strip --strip-unneeded "$root/lib/$(basename "$dep")" || true ;; esac
+  done
+  echo "bundle: libtutti.so from $tutti"
+else
+  echo "bundle: libtutti.so not built; the bundle runs the apps natively only" >&2
+fi
+
+cp "$here/bench.py" "$root/bench/"
+cp "$here"/benchlib/*.py "$root/bench/benchlib/"
+commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
+{
+  echo "commit=$commit"
+  echo "dirty=$dirty"
+  echo "bundled=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -1)"
+  echo "built_on=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(ldd --version 2>/dev/null | head -1 | awk '{print $NF}')"
+} > "$root/bench/VERSION"
+
+cat > "$root/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# run.sh RESULTS_DIR [bench.py run options, e.g. --apps mk_ABE,kmeans --repeat 3]
+# Runs the full profile (thesis sizes) natively on every OpenCL device and under
+# Tutti, then writes RESULTS_DIR/report.md (and PNGs when matplotlib exists).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 RESULTS_DIR [bench.py run options]" >&2; exit 2; }
+results=$1; shift
+mkdir -p "$results"
+
+# NVIDIA's OpenCL is installed but not registered on the GPU machine; register
+# it next to PoCL in a private vendors folder (see FACTS.md).
+nv=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+if [ -z "${OCL_ICD_VENDORS:-}" ] && [ -e "$nv" ]; then
+  vend=$(mktemp -d "${TMPDIR:-/tmp}/tutti-vend.XXXXXX")
+  echo "$nv" > "$vend/nv.icd"
+  echo libpocl.so.2 > "$vend/pocl.icd"
+  export OCL_ICD_VENDORS=$vend
+fi
+echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-<system default>}"
+command -v clinfo >/dev/null && clinfo > "$results/clinfo.txt" 2>&1 || true
+
+python3 "$here/bench/bench.py" list --build "$here"
+python3 "$here/bench/bench.py" run --profile full --out "$results" --build "$here" "$@"
+rc=$?
+python3 "$here/bench/bench.py" report "$results" || true
+echo "results in $results (exit status $rc)"
+exit $rc
+RUN
+chmod +x "$root/run.sh"
+
+cat > "$root/README.txt" <<EOF2
+Tutti benchmark bundle (commit $commit, dirty=$dirty).
+
+  ./run.sh RESULTS_DIR                      full profile: thesis sizes, every app,
+                                            natively on each device and under Tutti
+  ./run.sh RESULTS_DIR --apps mk_ABE,kmeans --repeat 3
+  python3 bench/bench.py report RESULTS_DIR  re-render report.md (+ PNGs with matplotlib)
+
+run.sh registers /usr/local/nvidia/lib64/libnvidia-opencl.so.1 and PoCL in a
+private OCL_ICD_VENDORS folder unless OCL_ICD_VENDORS is already set.
+Needs python3 (standard library) and the system's libOpenCL.so.1 (ocl-icd).
+Apps: $(cd "$root/apps" && ls | tr '\n' ' ')
+Tutti library: $([ -f "$root/lib/libtutti.so" ] && echo lib/libtutti.so || echo "not included (native runs only)")
+EOF2
+
+mkdir -p "$(dirname "$out")"
+tar -C "$stage" -czf "$out" tutti-bench
+size=$(stat -c %s "$out")
+echo "bundle: $out ($((size / 1024)) KiB, $napps apps)"
+if [ "$size" -ge "$limit" ]; then
+  echo "bundle: $out is $size bytes, over the 50 MiB limit" >&2
+  exit 1
+fi
