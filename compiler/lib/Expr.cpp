@@ -1,0 +1,575 @@
+// Symbolic index expressions: building, printing, sound interval evaluation.
+//
+// Evaluation is tight for affine expressions: every node is normalized into a
+// polynomial (sum of monomials over atoms). Casts are dropped from the
+// polynomial and replaced by "fit checks" (the operand's mathematical value
+// must lie in the range its type can represent); add and mul are ring
+// operations, so when all checks pass the wrapped machine value equals the
+// polynomial's value. A monomial that is linear in one variable atom (group
+// id, local id, loop iteration) with a point coefficient is evaluated
+// exactly; variables are independent within a box, so the sum is exact.
+// Anything else falls back to plain interval arithmetic, which is sound.
+#include "Expr.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace tutti::compiler::detail {
+
+namespace {
+
+constexpr size_t kMaxMonos = 256;
+
+I128 umaxOf(unsigned w) { return w >= 127 ? (I128)-1 : (((I128)1) << w) - 1; }
+I128 smaxOf(unsigned w) { return (((I128)1) << (w - 1)) - 1; }
+I128 sminOf(unsigned w) { return -(((I128)1) << (w - 1)); }
+
+Interval point(I128 v) { return {v, v}; }
+Interval iadd(Interval a, Interval b) { return {a.lo + b.lo, a.hi + b.hi}; }
+
+// Saturating multiply so that absurd intervals cannot overflow __int128.
+I128 smul(I128 a, I128 b) {
+  const I128 lim = ((I128)1) << 100;
+  if (a == 0 || b == 0) return 0;
+  auto mag = [](I128 x) { return x < 0 ? -x : x; };
+  if (mag(a) >= lim || mag(b) >= lim || mag(a) > lim / mag(b))
+    return ((a < 0) != (b < 0)) ? -lim : lim;
+  return a * b;
+}
+
+Interval imul(Interval a, Interval b) {
+  I128 p[4] = {smul(a.lo, b.lo), smul(a.lo, b.hi), smul(a.hi, b.lo), smul(a.hi, b.hi)};
+  return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
+
+std::string i128str(I128 v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? (unsigned __int128)(-v) : (unsigned __int128)v;
+  std::string s;
+  while (u) { s.push_back(char('0' + (int)(u % 10))); u /= 10; }
+  if (neg) s.push_back('-');
+  std::reverse(s.begin(), s.end());
+  return s;
+}
+
+Poly polyConst(I128 c) {
+  Poly p;
+  if (c != 0) p.monos.push_back({{}, c});
+  return p;
+}
+
+Poly polyAtom(uint32_t a) {
+  Poly p;
+  p.monos.push_back({{a}, 1});
+  return p;
+}
+
+void canon(Poly &p) {
+  std::sort(p.monos.begin(), p.monos.end(),
+            [](const Mono &a, const Mono &b) { return a.atoms < b.atoms; });
+  std::vector<Mono> out;
+  for (auto &m : p.monos) {
+    if (!out.empty() && out.back().atoms == m.atoms)
+      out.back().coef += m.coef;
+    else
+      out.push_back(m);
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const Mono &m) { return m.coef == 0; }),
+            out.end());
+  p.monos = std::move(out);
+}
+
+void addChecks(Poly &dst, const Poly &src) {
+  dst.checks.insert(dst.checks.end(), src.checks.begin(), src.checks.end());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Building
+// ---------------------------------------------------------------------------
+
+uint32_t ExprData::intern(const Node &n, const std::vector<uint32_t> &ops) {
+  std::string key;
+  key.reserve(32 + ops.size() * 4);
+  auto put = [&](const void *p, size_t s) { key.append((const char *)p, s); };
+  put(&n.op, 1); put(&n.sym, 1); put(&n.width, 2); put(&n.idx, 4); put(&n.c, 8);
+  for (uint32_t o : ops) put(&o, 4);
+  auto it = cons_.find(key);
+  if (it != cons_.end()) return it->second;
+  Node m = n;
+  m.first = (uint32_t)kids.size();
+  m.count = (uint32_t)ops.size();
+  kids.insert(kids.end(), ops.begin(), ops.end());
+  nodes.push_back(m);
+  uint32_t id = (uint32_t)nodes.size() - 1;
+  cons_.emplace(std::move(key), id);
+  return id;
+}
+
+uint32_t ExprData::cst(int64_t v, unsigned w) {
+  Node n; n.op = Op::Const; n.c = v; n.width = (uint16_t)w;
+  return intern(n, {});
+}
+
+uint32_t ExprData::sym(Sym s, unsigned idx, unsigned w) {
+  Node n; n.op = Op::Sym; n.sym = (uint8_t)s; n.idx = idx; n.width = (uint16_t)w;
+  return intern(n, {});
+}
+
+uint32_t ExprData::iv(unsigned loop, unsigned w) {
+  Node n; n.op = Op::IV; n.idx = loop; n.width = (uint16_t)w;
+  return intern(n, {});
+}
+
+uint32_t ExprData::nary(Op op, std::vector<uint32_t> ops, unsigned w) {
+  if (ops.size() == 1) return ops[0];
+  if (op == Op::Add || op == Op::Mul || op == Op::SMax || op == Op::UMax ||
+      op == Op::SMin || op == Op::UMin)
+    std::sort(ops.begin(), ops.end());
+  Node n; n.op = op; n.width = (uint16_t)w;
+  return intern(n, ops);
+}
+
+uint32_t ExprData::cast(Op op, uint32_t a, unsigned w) {
+  Node n; n.op = op; n.width = (uint16_t)w;
+  return intern(n, {a});
+}
+
+// ---------------------------------------------------------------------------
+// Polynomials and flags
+// ---------------------------------------------------------------------------
+
+void ExprData::prepare() const {
+  std::call_once(once_, [this] {
+    size_t n = nodes.size();
+    polys_.assign(n, Poly());
+    flags_.assign(n, 0);
+    // flags: recursive (IV nodes refer to loop_btc nodes that may come later)
+    std::vector<uint8_t> state(n, 0);
+    std::function<uint8_t(uint32_t)> fl = [&](uint32_t id) -> uint8_t {
+      if (state[id] == 2) return flags_[id];
+      if (state[id] == 1) return 3;  // cycle (should not happen): be conservative
+      state[id] = 1;
+      const Node &nd = nodes[id];
+      uint8_t f = 0;
+      if (nd.op == Op::Sym) {
+        if (nd.sym == (uint8_t)Sym::GroupId) f = 3;
+        else if (nd.sym == (uint8_t)Sym::LocalId) f = 1;
+      } else if (nd.op == Op::IV) {
+        f = 1;
+        if (nd.idx < loop_btc.size() && loop_btc[nd.idx] >= 0) f |= fl((uint32_t)loop_btc[nd.idx]);
+        else f |= 2;  // unknown bound: assume the worst
+      }
+      for (uint32_t k = 0; k < nd.count; ++k) f |= fl(kids[nd.first + k]);
+      flags_[id] = f;
+      state[id] = 2;
+      return f;
+    };
+    for (uint32_t i = 0; i < n; ++i) fl(i);
+
+    for (uint32_t i = 0; i < n; ++i) {
+      const Node &nd = nodes[i];
+      Poly p;
+      auto kid = [&](uint32_t k) -> const Poly & { return polys_[kids[nd.first + k]]; };
+      switch (nd.op) {
+        case Op::Const: p = polyConst(nd.c); break;
+        case Op::Sym:
+        case Op::IV: p = polyAtom(i); break;
+        case Op::Add: {
+          size_t total = 0;
+          for (uint32_t k = 0; k < nd.count; ++k) total += kid(k).monos.size();
+          if (total > kMaxMonos) { p = polyAtom(i); break; }
+          for (uint32_t k = 0; k < nd.count; ++k) {
+            p.monos.insert(p.monos.end(), kid(k).monos.begin(), kid(k).monos.end());
+            addChecks(p, kid(k));
+          }
+          canon(p);
+          break;
+        }
+        case Op::Mul: {
+          Poly acc = polyConst(1);
+          bool big = false;
+          for (uint32_t k = 0; k < nd.count && !big; ++k) {
+            const Poly &q = kid(k);
+            if (acc.monos.size() * q.monos.size() > kMaxMonos) { big = true; break; }
+            Poly r;
+            for (auto &a : acc.monos)
+              for (auto &b : q.monos) {
+                Mono m;
+                m.atoms = a.atoms;
+                m.atoms.insert(m.atoms.end(), b.atoms.begin(), b.atoms.end());
+                std::sort(m.atoms.begin(), m.atoms.end());
+                m.coef = smul(a.coef, b.coef);
+                r.monos.push_back(std::move(m));
+              }
+            addChecks(r, acc);
+            addChecks(r, q);
+            canon(r);
+            acc = std::move(r);
+          }
+          if (big) p = polyAtom(i); else p = std::move(acc);
+          break;
+        }
+        case Op::ZExt:
+        case Op::SExt: {
+          uint32_t c = kids[nd.first];
+          p = polys_[c];
+          p.checks.push_back({c, nd.op == Op::SExt, nodes[c].width});
+          break;
+        }
+        case Op::Trunc:
+          p = polys_[kids[nd.first]];
+          break;
+        case Op::UDiv:
+        case Op::UMax:
+        case Op::UMin:
+        case Op::SMax:
+        case Op::SMin: {
+          p = polyAtom(i);
+          bool sgn = nd.op == Op::SMax || nd.op == Op::SMin;
+          for (uint32_t k = 0; k < nd.count; ++k)
+            p.checks.push_back({kids[nd.first + k], sgn, nd.width});
+          break;
+        }
+      }
+      // de-duplicate checks
+      std::sort(p.checks.begin(), p.checks.end(), [](const Check &a, const Check &b) {
+        return std::tie(a.node, a.is_signed, a.width) < std::tie(b.node, b.is_signed, b.width);
+      });
+      p.checks.erase(std::unique(p.checks.begin(), p.checks.end(),
+                                 [](const Check &a, const Check &b) {
+                                   return a.node == b.node && a.is_signed == b.is_signed &&
+                                          a.width == b.width;
+                                 }),
+                     p.checks.end());
+      polys_[i] = std::move(p);
+    }
+  });
+}
+
+const Poly &ExprData::poly(uint32_t node) const {
+  prepare();
+  return polys_[node];
+}
+
+bool ExprData::dependsOnGroup(uint32_t node) const {
+  prepare();
+  return flags_[node] & 2;
+}
+
+bool ExprData::dependsOnVar(uint32_t node) const {
+  prepare();
+  return flags_[node] & 1;
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------
+
+namespace {
+
+struct Evaluator {
+  const ExprData &d;
+  const Env &env;
+  std::vector<uint8_t> state;  // 0 new, 1 busy, 2 ok, 3 failed
+  std::vector<Interval> memo;
+
+  Evaluator(const ExprData &d, const Env &e) : d(d), env(e), state(d.nodes.size(), 0),
+                                                memo(d.nodes.size()) {}
+
+  bool fits(const Interval &v, bool sgn, unsigned w) {
+    if (w >= 127) return true;
+    if (sgn) return v.lo >= sminOf(w) && v.hi <= smaxOf(w);
+    return v.lo >= 0 && v.hi <= umaxOf(w);
+  }
+
+  // Interval of an atom.
+  std::optional<Interval> atom(uint32_t id) {
+    const Node &n = d.nodes[id];
+    switch (n.op) {
+      case Op::Sym: {
+        unsigned dim = n.idx < 3 ? n.idx : 0;
+        bool in = n.idx < 3;
+        switch ((Sym)n.sym) {
+          case Sym::GroupId: return in ? env.group[dim] : point(0);
+          case Sym::LocalId: return in ? Interval{0, (I128)env.local_size[dim] - 1} : point(0);
+          case Sym::LocalSize: return point(in ? env.local_size[dim] : 1);
+          case Sym::EnqLocalSize: return point(in ? env.enq_local[dim] : 1);
+          case Sym::NumGroups: return point(in ? env.num_groups[dim] : 1);
+          case Sym::GlobalSize: return point(in ? env.global_size[dim] : 1);
+          case Sym::GlobalOffset: return point(in ? env.global_offset[dim] : 0);
+          case Sym::WorkDim: return point(env.work_dim);
+          case Sym::Arg:
+            if (!env.args || n.idx >= env.args->size()) return std::nullopt;
+            return point((*env.args)[n.idx]);
+        }
+        return std::nullopt;
+      }
+      case Op::IV: {
+        if (n.idx >= d.loop_btc.size() || d.loop_btc[n.idx] < 0) return std::nullopt;
+        auto b = eval((uint32_t)d.loop_btc[n.idx]);
+        if (!b) return std::nullopt;
+        // A loop whose count is negative in math terms cannot be entered
+        // (its guard fails); attribute its accesses to iteration 0.
+        I128 hi = b->hi < 0 ? 0 : b->hi;
+        if (hi > umaxOf(n.width)) return std::nullopt;
+        return Interval{0, hi};
+      }
+      default: return opaque(id);
+    }
+  }
+
+  // Plain interval arithmetic over the children.
+  std::optional<Interval> opaque(uint32_t id) {
+    const Node &n = d.nodes[id];
+    std::vector<Interval> c;
+    for (uint32_t k = 0; k < n.count; ++k) {
+      auto v = eval(d.kids[n.first + k]);
+      if (!v) return std::nullopt;
+      c.push_back(*v);
+    }
+    switch (n.op) {
+      case Op::Add: { Interval r = point(0); for (auto &x : c) r = iadd(r, x); return r; }
+      case Op::Mul: { Interval r = point(1); for (auto &x : c) r = imul(r, x); return r; }
+      case Op::UDiv: {
+        Interval a = c[0], b = c[1];
+        if (b.lo < 1) b.lo = 1;  // division by zero is undefined in the kernel
+        if (b.hi < b.lo) b.hi = b.lo;
+        return Interval{a.lo / b.hi, a.hi / b.lo};
+      }
+      case Op::SMax: case Op::UMax: {
+        Interval r = c[0];
+        for (auto &x : c) { r.lo = std::max(r.lo, x.lo); r.hi = std::max(r.hi, x.hi); }
+        return r;
+      }
+      case Op::SMin: case Op::UMin: {
+        Interval r = c[0];
+        for (auto &x : c) { r.lo = std::min(r.lo, x.lo); r.hi = std::min(r.hi, x.hi); }
+        return r;
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  std::optional<Interval> eval(uint32_t id) {
+    if (state[id] == 2) return memo[id];
+    if (state[id] == 3 || state[id] == 1) return std::nullopt;
+    state[id] = 1;
+    auto r = evalPoly(d.poly(id));
+    if (!r) { state[id] = 3; return std::nullopt; }
+    memo[id] = *r;
+    state[id] = 2;
+    return r;
+  }
+
+  std::optional<Interval> evalPoly(const Poly &p) {
+    for (const Check &c : p.checks) {
+      auto v = eval(c.node);
+      if (!v || !fits(*v, c.is_signed, c.width)) return std::nullopt;
+    }
+    Interval sum = point(0);
+    std::map<uint32_t, Interval> linear;
+    for (const Mono &m : p.monos) {
+      Interval coef = point(m.coef);
+      int nvar = 0;
+      uint32_t var = 0;
+      bool nonlin = false;
+      std::vector<uint32_t> vars;
+      for (uint32_t a : m.atoms) {
+        if (d.dependsOnVar(a)) {
+          vars.push_back(a);
+          continue;
+        }
+        auto v = atom(a);
+        if (!v) return std::nullopt;
+        coef = imul(coef, *v);
+      }
+      nvar = (int)vars.size();
+      if (nvar == 1) var = vars[0];
+      if (nvar > 1) nonlin = true;
+      if (nvar == 0) {
+        sum = iadd(sum, coef);
+      } else if (!nonlin) {
+        auto it = linear.find(var);
+        if (it == linear.end()) linear.emplace(var, coef);
+        else it->second = iadd(it->second, coef);
+      } else {
+        Interval prod = coef;
+        for (uint32_t a : vars) {
+          auto v = atom(a);
+          if (!v) return std::nullopt;
+          prod = imul(prod, *v);
+        }
+        sum = iadd(sum, prod);
+      }
+    }
+    for (auto &[var, coef] : linear) {
+      auto v = atom(var);
+      if (!v) return std::nullopt;
+      sum = iadd(sum, imul(coef, *v));
+    }
+    return sum;
+  }
+};
+
+}  // namespace
+
+std::optional<Interval> ExprData::eval(uint32_t node, const Env &env) const {
+  prepare();
+  Evaluator ev(*this, env);
+  return ev.eval(node);
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+std::string ExprData::str(int32_t node, const std::vector<std::string> *names) const {
+  if (node < 0) return "?";
+  prepare();
+  std::function<std::string(uint32_t, bool)> tree;
+  std::function<std::string(uint32_t)> atomStr = [&](uint32_t id) -> std::string {
+    const Node &n = nodes[id];
+    static const char *dimc = "xyz";
+    auto dim = [&](const char *b) {
+      return std::string(b) + (n.idx < 3 ? std::string(1, dimc[n.idx]) : std::to_string(n.idx));
+    };
+    switch (n.op) {
+      case Op::Sym:
+        switch ((Sym)n.sym) {
+          case Sym::GroupId: return dim("grp.");
+          case Sym::LocalId: return dim("lid.");
+          case Sym::LocalSize: return dim("lsz.");
+          case Sym::EnqLocalSize: return dim("elsz.");
+          case Sym::NumGroups: return dim("ngrp.");
+          case Sym::GlobalSize: return dim("gsz.");
+          case Sym::GlobalOffset: return dim("goff.");
+          case Sym::WorkDim: return "work_dim";
+          case Sym::Arg:
+            if (names && n.idx < names->size() && !(*names)[n.idx].empty())
+              return "arg(" + (*names)[n.idx] + ")";
+            return "arg" + std::to_string(n.idx);
+        }
+        return "?";
+      case Op::IV: return "i" + std::to_string(n.idx);
+      default: return tree(id, true);
+    }
+  };
+  std::function<std::string(const Poly &)> polyStr = [&](const Poly &p) -> std::string {
+    if (p.monos.empty()) return "0";
+    std::string s;
+    // constant term last
+    std::vector<const Mono *> order;
+    for (auto &m : p.monos) if (!m.atoms.empty()) order.push_back(&m);
+    for (auto &m : p.monos) if (m.atoms.empty()) order.push_back(&m);
+    bool first = true;
+    for (const Mono *m : order) {
+      I128 c = m->coef;
+      if (!first) { s += c < 0 ? " - " : " + "; if (c < 0) c = -c; }
+      else if (c < 0 && !m->atoms.empty()) { s += "-"; c = -c; }
+      first = false;
+      std::string t;
+      if (m->atoms.empty() || c != 1) t = i128str(c);
+      for (uint32_t a : m->atoms) {
+        if (!t.empty()) t += "*";
+        t += atomStr(a);
+      }
+      s += t;
+    }
+    return s;
+  };
+  tree = [&](uint32_t id, bool paren) -> std::string {
+    const Node &n = nodes[id];
+    auto kid = [&](uint32_t k) { return kids[n.first + k]; };
+    auto list = [&](const char *name) {
+      std::string s = name;
+      s += "(";
+      for (uint32_t k = 0; k < n.count; ++k) {
+        if (k) s += ", ";
+        s += polyStr(poly(kid(k)));
+      }
+      return s + ")";
+    };
+    switch (n.op) {
+      case Op::UDiv: {
+        std::string s = polyStr(poly(kid(0))) + " /u " + polyStr(poly(kid(1)));
+        return paren ? "(" + s + ")" : s;
+      }
+      case Op::SMax: return list("smax");
+      case Op::UMax: return list("umax");
+      case Op::SMin: return list("smin");
+      case Op::UMin: return list("umin");
+      case Op::Add:
+      case Op::Mul: {
+        std::string s;
+        for (uint32_t k = 0; k < n.count; ++k) {
+          if (k) s += n.op == Op::Add ? " + " : "*";
+          s += "(" + polyStr(poly(kid(k))) + ")";
+        }
+        return paren ? "(" + s + ")" : s;
+      }
+      default: return polyStr(poly(id));
+    }
+  };
+  return polyStr(poly((uint32_t)node));
+}
+
+// ---------------------------------------------------------------------------
+// Serialization
+// ---------------------------------------------------------------------------
+
+namespace {
+template <class T> void put(std::string &o, const T &v) { o.append((const char *)&v, sizeof(T)); }
+template <class T> bool get(const uint8_t *&p, const uint8_t *end, T &v) {
+  if ((size_t)(end - p) < sizeof(T)) return false;
+  std::memcpy(&v, p, sizeof(T));
+  p += sizeof(T);
+  return true;
+}
+template <class T> void putVec(std::string &o, const std::vector<T> &v) {
+  put<uint32_t>(o, (uint32_t)v.size());
+  if (!v.empty()) o.append((const char *)v.data(), v.size() * sizeof(T));
+}
+template <class T> bool getVec(const uint8_t *&p, const uint8_t *end, std::vector<T> &v) {
+  uint32_t n;
+  if (!get(p, end, n)) return false;
+  if ((size_t)(end - p) / sizeof(T) < n) return false;
+  v.resize(n);
+  if (n) std::memcpy(v.data(), p, n * sizeof(T));
+  p += n * sizeof(T);
+  return true;
+}
+}  // namespace
+
+void ExprData::serialize(std::string &out) const {
+  putVec(out, nodes);
+  putVec(out, kids);
+  putVec(out, loop_btc);
+  putVec(out, loop_trip);
+  putVec(out, accesses);
+  put(out, cost);
+}
+
+bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
+  if (!getVec(p, end, nodes) || !getVec(p, end, kids) || !getVec(p, end, loop_btc) ||
+      !getVec(p, end, loop_trip) || !getVec(p, end, accesses) || !get(p, end, cost))
+    return false;
+  // validate indices so that a corrupt cache entry cannot crash evaluation
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    const Node &n = nodes[i];
+    if ((uint64_t)n.first + n.count > kids.size()) return false;
+    for (uint32_t k = 0; k < n.count; ++k)
+      if (kids[n.first + k] >= i) return false;
+    if (n.width == 0 || n.width > 128) return false;
+  }
+  auto okNode = [&](int32_t x) { return x >= -1 && x < (int32_t)nodes.size(); };
+  for (int32_t b : loop_btc) if (!okNode(b)) return false;
+  for (int32_t b : loop_trip) if (!okNode(b)) return false;
+  for (auto &a : accesses) if (!okNode(a.offset)) return false;
+  return okNode(cost);
+}
+
+}  // namespace tutti::compiler::detail

@@ -1,0 +1,105 @@
+// Symbolic index expressions (no LLVM): built from ScalarEvolution by the
+// index-range analysis, stored in KernelInfo, serialized in the cache, and
+// evaluated by the runtime with interval arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tutti::compiler::detail {
+
+enum class Op : uint8_t {
+  Const, Sym, IV, Add, Mul, UDiv, SMax, UMax, SMin, UMin, ZExt, SExt, Trunc,
+};
+
+enum class Sym : uint8_t {
+  GroupId,       // get_group_id(d) of the full launch
+  LocalId,       // get_local_id(d)
+  LocalSize,     // get_local_size(d): actual size of the group
+  EnqLocalSize,  // enqueued local size
+  NumGroups,
+  GlobalSize,
+  GlobalOffset,
+  WorkDim,
+  Arg,           // value of a by-value kernel argument
+};
+
+struct Node {
+  Op op = Op::Const;
+  uint8_t sym = 0;      // Sym for Op::Sym
+  uint16_t width = 64;  // bit width of the value
+  uint32_t idx = 0;     // dimension, argument index or loop id
+  int64_t c = 0;        // Const value
+  uint32_t first = 0, count = 0;  // children: kids[first .. first+count)
+};
+
+struct Access {
+  uint32_t arg = 0;
+  uint8_t kind = 0;     // 0 read, 1 write (plain store), 2 atomic
+  uint32_t size = 0;    // bytes
+  int32_t offset = -1;  // byte offset node, -1 = unknown
+};
+
+using I128 = __int128;
+struct Interval { I128 lo = 0, hi = 0; };
+
+struct Mono { std::vector<uint32_t> atoms; I128 coef = 0; };
+struct Check { uint32_t node; bool is_signed; uint16_t width; };
+struct Poly {
+  std::vector<Mono> monos;   // canonical: sorted by atoms, no zero coefficients
+  std::vector<Check> checks; // operands whose math value must fit their type
+};
+
+// Values of everything but the group ids for one evaluation.
+struct Env {
+  int64_t num_groups[3], global_size[3], enq_local[3], global_offset[3];
+  int64_t work_dim;
+  Interval group[3];      // group id ranges (a box)
+  int64_t local_size[3];  // actual local size within the box
+  const std::vector<int64_t> *args = nullptr;  // interpreted argument values
+};
+
+struct ExprData {
+  std::vector<Node> nodes;
+  std::vector<uint32_t> kids;
+  std::vector<int32_t> loop_btc;   // per loop: max backedge-taken count node, -1 unknown
+  std::vector<Access> accesses;
+  int32_t cost = -1;               // f(x) node, -1 unknown
+  std::vector<int32_t> loop_trip;  // per loop: trip count node (printing)
+
+  // ---- building (hash-consed) ----
+  uint32_t cst(int64_t v, unsigned w = 64);
+  uint32_t sym(Sym s, unsigned idx, unsigned w = 64);
+  uint32_t iv(unsigned loop, unsigned w);
+  uint32_t nary(Op op, std::vector<uint32_t> ops, unsigned w);
+  uint32_t bin(Op op, uint32_t a, uint32_t b, unsigned w) { return nary(op, {a, b}, w); }
+  uint32_t cast(Op op, uint32_t a, unsigned w);
+
+  // ---- printing ----
+  std::string str(int32_t node, const std::vector<std::string> *arg_names = nullptr) const;
+
+  // ---- evaluation ----
+  // Sound interval of a node; nullopt if a value may not fit its type.
+  std::optional<Interval> eval(uint32_t node, const Env &env) const;
+  const Poly &poly(uint32_t node) const;
+  bool dependsOnGroup(uint32_t node) const;
+  bool dependsOnVar(uint32_t node) const;
+
+  // ---- serialization ----
+  void serialize(std::string &out) const;
+  bool deserialize(const uint8_t *&p, const uint8_t *end);
+
+ private:
+  uint32_t intern(const Node &n, const std::vector<uint32_t> &ops);
+  std::map<std::string, uint32_t> cons_;
+  void prepare() const;
+  mutable std::once_flag once_;
+  mutable std::vector<Poly> polys_;
+  mutable std::vector<uint8_t> flags_;  // bit0 var, bit1 group
+};
+
+}  // namespace tutti::compiler::detail

@@ -1,0 +1,488 @@
+// Runtime-side helpers (no LLVM): launch planning, range and cost evaluation,
+// contiguity test, atomic combine, printing.
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "Expr.h"
+#include "tutti/compiler.h"
+
+namespace tutti::compiler {
+
+using detail::Access;
+using detail::Env;
+using detail::ExprData;
+using detail::I128;
+using detail::Interval;
+
+const char *targetName(Target t) {
+  switch (t) {
+    case Target::Spir64: return "spir64";
+    case Target::Nvptx64: return "nvptx64";
+    case Target::Source: return "source";
+  }
+  return "?";
+}
+
+const char *combineName(AtomicCombine c) {
+  switch (c) {
+    case AtomicCombine::None: return "none";
+    case AtomicCombine::Add: return "add";
+    case AtomicCombine::MinS: return "min.s";
+    case AtomicCombine::MinU: return "min.u";
+    case AtomicCombine::MaxS: return "max.s";
+    case AtomicCombine::MaxU: return "max.u";
+    case AtomicCombine::And: return "and";
+    case AtomicCombine::Or: return "or";
+    case AtomicCombine::Xor: return "xor";
+  }
+  return "?";
+}
+
+const char *contiguityName(Contiguity c) {
+  switch (c) {
+    case Contiguity::NotApplicable: return "n/a";
+    case Contiguity::Contiguous: return "contiguous";
+    case Contiguity::LaunchDependent: return "launch-dependent";
+    case Contiguity::Discontiguous: return "discontiguous";
+    case Contiguity::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+uint64_t NDRange::numGroups(unsigned d) const {
+  if (d >= work_dim || d >= 3) return 1;
+  uint64_t l = local_size[d] ? local_size[d] : 1;
+  return (global_size[d] + l - 1) / l;
+}
+
+uint64_t NDRange::totalGroups() const { return numGroups(0) * numGroups(1) * numGroups(2); }
+
+void ScalarArgs::set(unsigned index, const void *bytes, size_t size) {
+  if (bits.size() <= index) bits.resize(index + 1, 0);
+  uint64_t v = 0;
+  if (bytes) std::memcpy(&v, bytes, std::min<size_t>(size, 8));
+  bits[index] = v;
+}
+
+// ---------------------------------------------------------------------------
+// Partial launch planning
+// ---------------------------------------------------------------------------
+
+namespace {
+struct Box { uint64_t begin[3]; uint64_t count[3]; };
+
+std::vector<Box> boxesOf(const NDRange &full, uint64_t first, uint64_t count) {
+  std::vector<Box> out;
+  uint64_t N0 = full.numGroups(0), N1 = full.numGroups(1);
+  uint64_t P1 = N0 * N1;
+  uint64_t cur = first, e = std::min(first + count, full.totalGroups());
+  while (cur < e) {
+    uint64_t g0 = cur % N0, g1 = (cur / N0) % N1, g2 = cur / P1;
+    if (g0 != 0 || e - cur < N0) {
+      uint64_t n = std::min(N0 - g0, e - cur);
+      out.push_back({{g0, g1, g2}, {n, 1, 1}});
+      cur += n;
+    } else if (g1 != 0 || e - cur < P1) {
+      uint64_t rows = std::min(N1 - g1, (e - cur) / N0);
+      out.push_back({{0, g1, g2}, {N0, rows, 1}});
+      cur += rows * N0;
+    } else {
+      uint64_t planes = (e - cur) / P1;
+      out.push_back({{0, 0, g2}, {N0, N1, planes}});
+      cur += planes * P1;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<SubLaunch> planPartialLaunch(const NDRange &full, uint64_t first, uint64_t count,
+                                         bool nonuniform_ok) {
+  std::vector<SubLaunch> out;
+  unsigned wd = std::clamp<unsigned>(full.work_dim, 1, 3);
+  uint64_t N[3], L[3], G[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    N[d] = full.numGroups(d);
+    L[d] = d < wd ? (full.local_size[d] ? full.local_size[d] : 1) : 1;
+    G[d] = d < wd ? full.global_size[d] : 1;
+  }
+  for (const Box &b : boxesOf(full, first, count)) {
+    // per dimension: list of pieces (begin, count, local, global)
+    struct Piece { uint64_t begin, count, local, global; };
+    std::vector<Piece> pieces[3];
+    for (unsigned d = 0; d < 3; ++d) {
+      uint64_t rem = G[d] % L[d];
+      bool hasLast = d < wd && rem != 0 && b.begin[d] + b.count[d] == N[d];
+      if (!hasLast) {
+        pieces[d].push_back({b.begin[d], b.count[d], L[d], b.count[d] * L[d]});
+      } else if (nonuniform_ok) {
+        pieces[d].push_back({b.begin[d], b.count[d], L[d], (b.count[d] - 1) * L[d] + rem});
+      } else {
+        if (b.count[d] > 1)
+          pieces[d].push_back({b.begin[d], b.count[d] - 1, L[d], (b.count[d] - 1) * L[d]});
+        pieces[d].push_back({N[d] - 1, 1, rem, rem});
+      }
+    }
+    for (auto &p0 : pieces[0])
+      for (auto &p1 : pieces[1])
+        for (auto &p2 : pieces[2]) {
+          SubLaunch s;
+          s.work_dim = wd;
+          const Piece *p[3] = {&p0, &p1, &p2};
+          for (unsigned d = 0; d < 3; ++d) {
+            s.global_size[d] = p[d]->global;
+            s.local_size[d] = p[d]->local;
+            s.group_begin[d] = p[d]->begin;
+            s.group_count[d] = p[d]->count;
+            s.abi[0 + d] = p[d]->begin;
+            s.abi[3 + d] = N[d];
+            s.abi[6 + d] = G[d];
+            s.abi[9 + d] = L[d];
+            s.abi[12 + d] = d < wd ? full.global_offset[d] : 0;
+          }
+          s.abi[15] = wd;
+          out.push_back(s);
+        }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------
+
+namespace {
+
+std::vector<int64_t> interpretArgs(const KernelInfo &k, const ScalarArgs &a) {
+  std::vector<int64_t> v(k.args.size(), 0);
+  for (size_t i = 0; i < k.args.size() && i < a.bits.size(); ++i) {
+    const ArgInfo &ai = k.args[i];
+    uint64_t b = a.bits[i];
+    unsigned w = ai.scalar_size ? std::min<unsigned>(ai.scalar_size * 8, 64) : 64;
+    if (w < 64) {
+      uint64_t mask = (uint64_t(1) << w) - 1;
+      b &= mask;
+      if (!ai.is_unsigned && (b >> (w - 1)) & 1) b |= ~mask;
+    }
+    v[i] = (int64_t)b;
+  }
+  return v;
+}
+
+Env baseEnv(const NDRange &full, const std::vector<int64_t> *args) {
+  Env e{};
+  unsigned wd = std::clamp<unsigned>(full.work_dim, 1, 3);
+  for (unsigned d = 0; d < 3; ++d) {
+    bool in = d < wd;
+    e.num_groups[d] = (int64_t)full.numGroups(d);
+    e.global_size[d] = in ? (int64_t)full.global_size[d] : 1;
+    e.enq_local[d] = in ? (int64_t)(full.local_size[d] ? full.local_size[d] : 1) : 1;
+    e.global_offset[d] = in ? (int64_t)full.global_offset[d] : 0;
+    e.group[d] = {0, (I128)e.num_groups[d] - 1};
+    e.local_size[d] = e.enq_local[d];
+  }
+  e.work_dim = wd;
+  e.args = args;
+  return e;
+}
+
+bool modeMatches(const Access &a, AccessMode m) {
+  if (m == AccessMode::Any) return true;
+  if (m == AccessMode::Read) return a.kind == 0;
+  return a.kind != 0;
+}
+
+}  // namespace
+
+ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, const NDRange &full,
+                        const ScalarArgs &sargs, uint64_t first, uint64_t count) {
+  ByteRange r;
+  if (arg >= k.args.size()) return r;
+  const ArgInfo &ai = k.args[arg];
+  if (ai.kind != ArgKind::GlobalBuffer && ai.kind != ArgKind::ConstantBuffer) {
+    r.known = true;
+    return r;
+  }
+  if (ai.escapes || !k.exprs) return r;
+  const ExprData &d = *k.exprs;
+  std::vector<const Access *> acc;
+  for (const Access &a : d.accesses)
+    if (a.arg == arg && modeMatches(a, mode)) {
+      if (a.offset < 0 || a.size == 0) return r;  // unknown
+      acc.push_back(&a);
+    }
+  r.known = true;
+  if (acc.empty() || count == 0) return r;
+  auto args = interpretArgs(k, sargs);
+  Env base = baseEnv(full, &args);
+  I128 lo = 0, hi = 0;
+  bool any = false;
+  for (const SubLaunch &s : planPartialLaunch(full, first, count, false)) {
+    Env e = base;
+    for (unsigned d = 0; d < 3; ++d) {
+      e.group[d] = {(I128)s.group_begin[d], (I128)(s.group_begin[d] + s.group_count[d]) - 1};
+      e.local_size[d] = (int64_t)s.local_size[d];
+    }
+    for (const Access *a : acc) {
+      auto v = d.eval((uint32_t)a->offset, e);
+      if (!v) return ByteRange{};
+      I128 b = v->lo, en = v->hi + a->size;
+      if (!any) { lo = b; hi = en; any = true; }
+      else { lo = std::min(lo, b); hi = std::max(hi, en); }
+    }
+  }
+  if (lo < 0) lo = 0;
+  if (hi < lo) hi = lo;
+  const I128 lim = (I128)UINT64_MAX;
+  r.begin = (uint64_t)std::min(lo, lim);
+  r.end = (uint64_t)std::min(hi, lim);
+  return r;
+}
+
+bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
+                         const ScalarArgs &sargs, std::string *why) {
+  auto fail = [&](const std::string &s) {
+    if (why) *why = s;
+    return false;
+  };
+  if (arg >= k.args.size()) return fail("no such argument");
+  const ArgInfo &ai = k.args[arg];
+  if (!ai.written) return true;
+  if (ai.escapes || !k.exprs) return fail("argument escapes analysis");
+  const ExprData &d = *k.exprs;
+  auto args = interpretArgs(k, sargs);
+  Env env = baseEnv(full, &args);
+  uint64_t N[3] = {full.numGroups(0), full.numGroups(1), full.numGroups(2)};
+  if (N[0] * N[1] * N[2] <= 1) return true;
+  bool haveA = false;
+  I128 A[3] = {0, 0, 0};
+  I128 lo = 0, hi = 0;
+  bool anyR = false;
+  for (const Access &a : d.accesses) {
+    if (a.arg != arg || a.kind != 1) continue;
+    if (a.offset < 0 || a.size == 0) return fail("write index not computable");
+    // the whole launch must evaluate (all fit checks pass)
+    if (!d.eval((uint32_t)a.offset, env)) return fail("write index may overflow");
+    const detail::Poly &p = d.poly((uint32_t)a.offset);
+    I128 coef[3] = {0, 0, 0};
+    detail::Poly rest;
+    for (const detail::Mono &m : p.monos) {
+      int gd = -1, ng = 0;
+      bool other = false;
+      for (uint32_t at : m.atoms) {
+        const detail::Node &n = d.nodes[at];
+        if (n.op == detail::Op::Sym && n.sym == (uint8_t)detail::Sym::GroupId) {
+          ++ng;
+          gd = (int)n.idx;
+        } else if (d.dependsOnGroup(at)) {
+          return fail("group id inside a non-affine term");
+        } else if (d.dependsOnVar(at)) {
+          other = true;
+        }
+      }
+      if (ng == 0) { rest.monos.push_back(m); continue; }
+      if (ng > 1 || other || gd > 2) return fail("group id not affine");
+      // coefficient: product of parameter atoms
+      Interval c{m.coef, m.coef};
+      for (uint32_t at : m.atoms) {
+        const detail::Node &n = d.nodes[at];
+        if (n.op == detail::Op::Sym && n.sym == (uint8_t)detail::Sym::GroupId) continue;
+        // evaluate parameter atom as a 1-node polynomial
+        auto v = d.eval(at, env);
+        if (!v || v->lo != v->hi) return fail("coefficient not a point");
+        c.lo *= v->lo;
+        c.hi = c.lo;
+      }
+      coef[gd] += c.lo;
+    }
+    if (!haveA) {
+      for (int i = 0; i < 3; ++i) A[i] = coef[i];
+      haveA = true;
+    } else {
+      for (int i = 0; i < 3; ++i)
+        if (N[i] > 1 && A[i] != coef[i]) return fail("write sites move differently with the group id");
+    }
+    // the part that does not depend on the group id, over one group
+    Env e1 = env;
+    for (int i = 0; i < 3; ++i) e1.group[i] = {0, 0};
+    // evaluate rest polynomial: build by evaluating full minus group part at g=0
+    auto v = d.eval((uint32_t)a.offset, e1);  // group ids = 0: exactly the rest
+    if (!v) return fail("write index not computable");
+    I128 b = v->lo, en = v->hi + a.size;
+    if (!anyR) { lo = b; hi = en; anyR = true; }
+    else { lo = std::min(lo, b); hi = std::max(hi, en); }
+  }
+  if (!haveA) return true;  // only non-plain writes
+  // flattened stride S: A_d == S * prod_{e<d} N_e for every dimension with N_d > 1
+  I128 S = 0;
+  bool haveS = false;
+  I128 prod = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (N[i] > 1) {
+      if (!haveS) {
+        if (A[i] % prod != 0) return fail("group stride not linear in the flattened id");
+        S = A[i] / prod;
+        haveS = true;
+      } else if (A[i] != S * prod) {
+        return fail("group footprints do not follow the flattened order");
+      }
+    }
+    prod *= (I128)N[i];
+  }
+  I128 W = hi - lo;
+  if (S <= 0) return fail("group footprints do not increase with the group id");
+  if (S < W) {
+    if (why) {
+      std::ostringstream os;
+      os << "per-group write footprint (" << (long long)W << " B) exceeds group stride ("
+         << (long long)S << " B)";
+      *why = os.str();
+    }
+    return false;
+  }
+  return true;
+}
+
+bool writesContiguous(const KernelInfo &k, const NDRange &full, const ScalarArgs &args,
+                      std::string *why) {
+  for (unsigned i = 0; i < k.args.size(); ++i) {
+    if (!k.args[i].written) continue;
+    std::string w;
+    if (!argWritesContiguous(k, i, full, args, &w)) {
+      if (why) *why = "arg " + std::to_string(i) + ": " + w;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<double> costPerWorkItem(const KernelInfo &k, const NDRange &full,
+                                      const ScalarArgs &sargs) {
+  if (!k.exprs || k.exprs->cost < 0) return std::nullopt;
+  auto args = interpretArgs(k, sargs);
+  Env env = baseEnv(full, &args);
+  auto v = k.exprs->eval((uint32_t)k.exprs->cost, env);
+  if (!v) return std::nullopt;
+  return (double)v->hi;
+}
+
+void combineAtomicPartial(AtomicCombine rule, unsigned width, void *dstv, const void *partv,
+                          const void *initv, size_t bytes) {
+  auto run = [&](auto tag) {
+    using U = decltype(tag);
+    using S = std::make_signed_t<U>;
+    size_t n = bytes / sizeof(U);
+    U *dst = (U *)dstv;
+    const U *p = (const U *)partv;
+    const U *init = (const U *)initv;
+    for (size_t i = 0; i < n; ++i) {
+      U a = dst[i], b = p[i], z = init ? init[i] : 0;
+      switch (rule) {
+        case AtomicCombine::Add: dst[i] = (U)(a + (U)(b - z)); break;
+        case AtomicCombine::Xor: dst[i] = a ^ b ^ z; break;
+        case AtomicCombine::And: dst[i] = a & b; break;
+        case AtomicCombine::Or: dst[i] = a | b; break;
+        case AtomicCombine::MinU: dst[i] = std::min(a, b); break;
+        case AtomicCombine::MaxU: dst[i] = std::max(a, b); break;
+        case AtomicCombine::MinS: dst[i] = (U)std::min((S)a, (S)b); break;
+        case AtomicCombine::MaxS: dst[i] = (U)std::max((S)a, (S)b); break;
+        case AtomicCombine::None: break;
+      }
+    }
+  };
+  switch (width) {
+    case 1: run(uint8_t{}); break;
+    case 2: run(uint16_t{}); break;
+    case 8: run(uint64_t{}); break;
+    default: run(uint32_t{}); break;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+static const char *kindName(ArgKind k) {
+  switch (k) {
+    case ArgKind::Scalar: return "scalar";
+    case ArgKind::GlobalBuffer: return "global";
+    case ArgKind::ConstantBuffer: return "constant";
+    case ArgKind::LocalBuffer: return "local";
+    case ArgKind::Image: return "image";
+    case ArgKind::Sampler: return "sampler";
+    case ArgKind::Pipe: return "pipe";
+    case ArgKind::Other: return "other";
+  }
+  return "?";
+}
+
+std::string describe(const KernelInfo &k) {
+  std::ostringstream os;
+  os << "kernel " << k.name << " (" << k.num_args << " args, max_dim " << k.max_dim << ")\n";
+  os << "  partitionable: " << (k.partitionable ? "yes" : "no");
+  if (!k.partitionable) os << " (" << k.whole_reason << ")";
+  os << "\n  contiguity: " << contiguityName(k.contiguity) << "\n";
+  for (size_t i = 0; i < k.args.size(); ++i) {
+    const ArgInfo &a = k.args[i];
+    os << "  arg " << i << " " << (a.name.empty() ? "-" : a.name) << " : " << kindName(a.kind)
+       << " " << a.type_name;
+    if (a.kind == ArgKind::GlobalBuffer || a.kind == ArgKind::ConstantBuffer) {
+      std::string acc;
+      if (a.read) acc += "R";
+      if (a.written) acc += "W";
+      if (a.atomic) acc += "A";
+      if (acc.empty()) acc = "-";
+      os << " access=" << acc;
+      if (a.escapes) os << " escapes";
+      if (a.atomic) os << " atomics=" << a.atomic_ops << " combine=" << combineName(a.combine)
+                       << "/" << a.atomic_width;
+      os << " range=" << (a.read_range_known && a.write_range_known ? "affine" : "unknown");
+    }
+    os << "\n";
+    for (const AccessSite &s : a.sites) {
+      os << "    " << (s.kind == AccessSite::Read ? "load " : s.kind == AccessSite::Write ? "store "
+                                                                                          : "atomic ")
+         << s.size << "B @ " << (s.range_known ? s.offset : "unknown: " + s.offset) << "\n";
+    }
+  }
+  const Hazards &h = k.hazards;
+  os << "  hazards:";
+  if (h.barrier) os << " barrier";
+  if (h.mem_fence) os << " mem_fence";
+  if (h.local_memory) os << " local_memory";
+  if (h.global_atomics) os << " global_atomics";
+  if (h.local_atomics) os << " local_atomics";
+  if (h.images) os << (h.image_writes ? " image_writes" : " images");
+  if (h.printf) os << " printf";
+  if (h.subgroups) os << " subgroups";
+  if (h.device_enqueue) os << " device_enqueue";
+  if (h.program_globals) os << " program_globals";
+  if (h.unknown_calls) os << " unknown_calls";
+  os << "\n  work-item functions:";
+  static const char *fn[] = {"get_global_id", "get_local_id", "get_group_id", "get_global_size",
+                             "get_local_size", "get_num_groups", "get_global_offset",
+                             "get_work_dim", "get_enqueued_local_size", "get_global_linear_id",
+                             "get_local_linear_id"};
+  for (int i = 0; i < 11; ++i)
+    if (h.workitem_fns & (1u << i))
+      os << " " << fn[i] << ((h.virtualized_fns & (1u << i)) ? "*" : "");
+  os << "  (* = virtualized)\n";
+  for (const std::string &n : h.notes) os << "  note: " << n << "\n";
+  os << "  cost f(x): " << (k.cost_known ? k.cost_expr : "unknown") << "\n";
+  if (!k.trip_counts.empty()) os << "  trip counts: " << k.trip_counts << "\n";
+  os << "  variants:";
+  if (k.original_in_binary) os << " " << k.name;
+  if (!k.partition_kernel.empty()) os << " " << k.partition_kernel;
+  if (!k.merge_kernel.empty()) {
+    os << " " << k.merge_kernel << "(partials:";
+    for (uint32_t a : k.merge_partial_args) os << " " << a;
+    os << ")";
+  }
+  if (!k.trace_kernel.empty()) os << " " << k.trace_kernel;
+  os << "\n";
+  if (k.merge_kernel.empty() && !k.merge_reason.empty()) os << "  no merge kernel: " << k.merge_reason << "\n";
+  return os.str();
+}
+
+}  // namespace tutti::compiler

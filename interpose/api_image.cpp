@@ -1,0 +1,247 @@
+// api_image.cpp - images and samplers. Images live on one backing device (the
+// strongest with image support); kernels that use them run there.
+#include <cstring>
+
+#include "api.h"
+
+using namespace tutti;
+
+namespace tutti {
+cl_int checkMemFlags(cl_mem_flags flags, void *hostPtr);
+cl_int checkMemProperties(const cl_mem_properties *props, std::vector<cl_mem_properties> &out);
+}  // namespace tutti
+
+namespace {
+
+size_t channelCount(cl_channel_order o) {
+  switch (o) {
+    case CL_R: case CL_A: case CL_INTENSITY: case CL_LUMINANCE: case CL_DEPTH: return 1;
+    case CL_RG: case CL_RA: case CL_Rx: return 2;
+    case CL_RGB: case CL_RGx: return 3;
+    case CL_RGBA: case CL_BGRA: case CL_ARGB: case CL_RGBx: case CL_sRGBA: case CL_sBGRA:
+    case CL_ABGR: return 4;
+    default: return 0;
+  }
+}
+
+size_t elementSize(const cl_image_format &f) {
+  size_t c = channelCount(f.image_channel_order);
+  switch (f.image_channel_data_type) {
+    case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: return c;
+    case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16:
+    case CL_HALF_FLOAT: return 2 * c;
+    case CL_SIGNED_INT32: case CL_UNSIGNED_INT32: case CL_FLOAT: return 4 * c;
+    case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555: return 2;
+    case CL_UNORM_INT_101010: return 4;
+    default: return 0;
+  }
+}
+
+cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
+                 const cl_image_format *fmt, const cl_image_desc *desc, void *hostPtr,
+                 cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  std::vector<cl_mem_properties> p;
+  cl_int err = checkMemProperties(props, p);
+  if (err == CL_SUCCESS) err = checkMemFlags(flags, hostPtr);
+  if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
+  if (!fmt || !elementSize(*fmt)) return setErr(errcode, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR), nullptr;
+  if (!desc) return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  switch (desc->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE3D:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D_ARRAY: break;
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    default: return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  }
+  if (desc->mem_object) {
+    TUTTI_LOG(Warn, "images created from buffers are not supported by Tutti");
+    return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  }
+  if (desc->num_mip_levels || desc->num_samples) return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  if (!hostPtr && (desc->image_row_pitch || desc->image_slice_pitch))
+    return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  int slot = imageSlot(ctx);
+  if (slot < 0) return setErr(errcode, CL_INVALID_OPERATION), nullptr;
+  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))) flags |= CL_MEM_READ_WRITE;
+  DeviceSlot &s = ctx->slots[slot];
+  cl_mem real = icd(s.ctx).clCreateImage(s.ctx, flags, fmt, desc, hostPtr, &err);
+  if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
+  auto *m = new _cl_mem();
+  m->ctx = ctx;
+  m->memType = desc->image_type;
+  m->flags = flags;
+  m->format = *fmt;
+  m->desc = *desc;
+  m->elementSize = elementSize(*fmt);
+  m->hostPtr = (flags & CL_MEM_USE_HOST_PTR) ? hostPtr : nullptr;
+  m->imageSlot = slot;
+  m->realImage = real;
+  m->props = p;
+  icd(real).clGetMemObjectInfo(real, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+  runtime().retain(ctx);
+  runtime().add(m, ObjType::Mem);
+  setErr(errcode, CL_SUCCESS);
+  return m;
+}
+
+}  // namespace
+
+TUTTI_API cl_mem CL_API_CALL clCreateImage(cl_context ctx, cl_mem_flags flags,
+                                           const cl_image_format *fmt, const cl_image_desc *desc,
+                                           void *hostPtr, cl_int *errcode) {
+  return makeImage(ctx, nullptr, flags, fmt, desc, hostPtr, errcode);
+}
+
+TUTTI_API cl_mem CL_API_CALL clCreateImageWithProperties(cl_context ctx,
+                                                         const cl_mem_properties *props,
+                                                         cl_mem_flags flags,
+                                                         const cl_image_format *fmt,
+                                                         const cl_image_desc *desc, void *hostPtr,
+                                                         cl_int *errcode) {
+  return makeImage(ctx, props, flags, fmt, desc, hostPtr, errcode);
+}
+
+TUTTI_API cl_mem CL_API_CALL clCreateImage2D(cl_context ctx, cl_mem_flags flags,
+                                             const cl_image_format *fmt, size_t w, size_t h,
+                                             size_t pitch, void *hostPtr, cl_int *errcode) {
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE2D;
+  d.image_width = w;
+  d.image_height = h;
+  d.image_row_pitch = pitch;
+  return makeImage(ctx, nullptr, flags, fmt, &d, hostPtr, errcode);
+}
+
+TUTTI_API cl_mem CL_API_CALL clCreateImage3D(cl_context ctx, cl_mem_flags flags,
+                                             const cl_image_format *fmt, size_t w, size_t h,
+                                             size_t depth, size_t rowPitch, size_t slicePitch,
+                                             void *hostPtr, cl_int *errcode) {
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE3D;
+  d.image_width = w;
+  d.image_height = h;
+  d.image_depth = depth;
+  d.image_row_pitch = rowPitch;
+  d.image_slice_pitch = slicePitch;
+  return makeImage(ctx, nullptr, flags, fmt, &d, hostPtr, errcode);
+}
+
+TUTTI_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_flags flags,
+                                                        cl_mem_object_type type, cl_uint n,
+                                                        cl_image_format *formats, cl_uint *num) {
+  ApiLock lock;
+  if (!validContext(ctx)) return CL_INVALID_CONTEXT;
+  if (n == 0 && formats) return CL_INVALID_VALUE;
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE3D:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: break;
+    default: return CL_INVALID_VALUE;
+  }
+  int slot = imageSlot(ctx);
+  if (slot < 0 || type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+    if (num) *num = 0;
+    return CL_SUCCESS;
+  }
+  DeviceSlot &s = ctx->slots[slot];
+  return icd(s.ctx).clGetSupportedImageFormats(s.ctx, flags, type, n, formats, num);
+}
+
+TUTTI_API cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value,
+                                            size_t *ret) {
+  ApiLock lock;
+  if (!validMem(m) || !m->isImage()) return CL_INVALID_MEM_OBJECT;
+  switch (param) {
+    case CL_IMAGE_BUFFER: return answer(static_cast<cl_mem>(nullptr), size, value, ret);
+    case CL_IMAGE_FORMAT: return answer(m->format, size, value, ret);
+    case CL_IMAGE_ELEMENT_SIZE: return answer(m->elementSize, size, value, ret);
+    default: return icd(m->realImage).clGetImageInfo(m->realImage, param, size, value, ret);
+  }
+}
+
+// ---------------------------------------------------------------- samplers
+
+namespace {
+
+cl_sampler makeSampler(cl_context ctx, cl_bool norm, cl_addressing_mode addr, cl_filter_mode filter,
+                       std::vector<cl_sampler_properties> props, cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  if (norm != CL_TRUE && norm != CL_FALSE) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (addr < CL_ADDRESS_NONE || addr > CL_ADDRESS_MIRRORED_REPEAT)
+    return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR)
+    return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (imageSlot(ctx) < 0) return setErr(errcode, CL_INVALID_OPERATION), nullptr;
+  auto *s = new _cl_sampler();
+  s->ctx = ctx;
+  s->normalized = norm;
+  s->addressing = addr;
+  s->filter = filter;
+  s->props = std::move(props);
+  runtime().retain(ctx);
+  runtime().add(s, ObjType::Sampler);
+  setErr(errcode, CL_SUCCESS);
+  return s;
+}
+
+}  // namespace
+
+TUTTI_API cl_sampler CL_API_CALL clCreateSampler(cl_context ctx, cl_bool norm,
+                                                 cl_addressing_mode addr, cl_filter_mode filter,
+                                                 cl_int *errcode) {
+  return makeSampler(ctx, norm, addr, filter, {}, errcode);
+}
+
+TUTTI_API cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context ctx,
+                                                               const cl_sampler_properties *props,
+                                                               cl_int *errcode) {
+  cl_bool norm = CL_TRUE;
+  cl_addressing_mode addr = CL_ADDRESS_CLAMP;
+  cl_filter_mode filter = CL_FILTER_NEAREST;
+  std::vector<cl_sampler_properties> arr;
+  if (props) {
+    for (const cl_sampler_properties *p = props; *p; p += 2) {
+      switch (p[0]) {
+        case CL_SAMPLER_NORMALIZED_COORDS: norm = cl_bool(p[1]); break;
+        case CL_SAMPLER_ADDRESSING_MODE: addr = cl_addressing_mode(p[1]); break;
+        case CL_SAMPLER_FILTER_MODE: filter = cl_filter_mode(p[1]); break;
+        default: return setErr(errcode, CL_INVALID_VALUE), nullptr;
+      }
+      arr.push_back(p[0]);
+      arr.push_back(p[1]);
+    }
+    arr.push_back(0);
+  }
+  return makeSampler(ctx, norm, addr, filter, std::move(arr), errcode);
+}
+
+TUTTI_API cl_int CL_API_CALL clRetainSampler(cl_sampler s) {
+  ApiLock lock;
+  if (!validSampler(s)) return CL_INVALID_SAMPLER;
+  ++s->refs;
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clReleaseSampler(cl_sampler s) {
+  ApiLock lock;
+  if (!validSampler(s)) return CL_INVALID_SAMPLER;
+  runtime().releaseApp(s);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size,
+                                              void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validSampler(s)) return CL_INVALID_SAMPLER;
+  switch (param) {
+    case CL_SAMPLER_REFERENCE_COUNT: return answer(s->refs, size, value, ret);
+    case CL_SAMPLER_CONTEXT: return answer(static_cast<cl_context>(s->ctx), size, value, ret);
+    case CL_SAMPLER_NORMALIZED_COORDS: return answer(s->normalized, size, value, ret);
+    case CL_SAMPLER_ADDRESSING_MODE: return answer(s->addressing, size, value, ret);
+    case CL_SAMPLER_FILTER_MODE: return answer(s->filter, size, value, ret);
+    case CL_SAMPLER_PROPERTIES: return answer(s->props, size, value, ret);
+    default: return CL_INVALID_VALUE;
+  }
+}

@@ -1,0 +1,293 @@
+// api_kernel.cpp - kernels: one real kernel per backing device, arguments kept virtual.
+#include <cstring>
+
+#include "api.h"
+
+using namespace tutti;
+
+namespace {
+
+template <typename T>
+T kernelArgInfo(cl_kernel rk, cl_uint i, cl_kernel_arg_info p, T fallback) {
+  T v{};
+  return icd(rk).clGetKernelArgInfo(rk, i, p, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
+}
+
+std::string kernelArgString(cl_kernel rk, cl_uint i, cl_kernel_arg_info p) {
+  size_t n = 0;
+  if (icd(rk).clGetKernelArgInfo(rk, i, p, 0, nullptr, &n) != CL_SUCCESS || !n) return "";
+  std::string s(n, '\0');
+  icd(rk).clGetKernelArgInfo(rk, i, p, n, &s[0], nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+cl_kernel firstReal(const _cl_kernel *k) {
+  for (cl_kernel r : k->real)
+    if (r) return r;
+  return nullptr;
+}
+
+_cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
+  auto *k = new _cl_kernel();
+  k->program = p;
+  k->name = name;
+  k->real.assign(p->slots.size(), nullptr);
+  cl_int lastErr = CL_INVALID_KERNEL_NAME;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    const ProgramSlot &s = p->slots[i];
+    if (!s.prog || s.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
+    cl_int err = CL_SUCCESS;
+    cl_kernel rk = icd(s.prog).clCreateKernel(s.prog, name, &err);
+    if (err == CL_SUCCESS) k->real[i] = rk;
+    else lastErr = err;
+  }
+  cl_kernel rk = firstReal(k);
+  if (!rk) {
+    delete k;
+    setErr(errcode, lastErr == CL_INVALID_KERNEL_DEFINITION ? lastErr : CL_INVALID_KERNEL_NAME);
+    return nullptr;
+  }
+  cl_uint n = 0;
+  icd(rk).clGetKernelInfo(rk, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+  k->args.resize(n);
+  k->argInfo.resize(n);
+  for (cl_uint i = 0; i < n; ++i) {
+    ArgInfo &a = k->argInfo[i];
+    a.addr = kernelArgInfo<cl_kernel_arg_address_qualifier>(rk, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                            CL_KERNEL_ARG_ADDRESS_PRIVATE);
+    a.access = kernelArgInfo<cl_kernel_arg_access_qualifier>(rk, i, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                                             CL_KERNEL_ARG_ACCESS_NONE);
+    a.typeQual = kernelArgInfo<cl_kernel_arg_type_qualifier>(rk, i, CL_KERNEL_ARG_TYPE_QUALIFIER, 0);
+    a.typeName = kernelArgString(rk, i, CL_KERNEL_ARG_TYPE_NAME);
+    a.name = kernelArgString(rk, i, CL_KERNEL_ARG_NAME);
+  }
+  size_t an = 0;
+  if (icd(rk).clGetKernelInfo(rk, CL_KERNEL_ATTRIBUTES, 0, nullptr, &an) == CL_SUCCESS && an) {
+    k->attributes.assign(an, '\0');
+    icd(rk).clGetKernelInfo(rk, CL_KERNEL_ATTRIBUTES, an, &k->attributes[0], nullptr);
+    while (!k->attributes.empty() && k->attributes.back() == '\0') k->attributes.pop_back();
+  }
+  ++p->kernelsAttached;
+  runtime().retain(p);
+  runtime().add(k, ObjType::Kernel);
+  setErr(errcode, CL_SUCCESS);
+  return k;
+}
+
+}  // namespace
+
+TUTTI_API cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *errcode) {
+  ApiLock lock;
+  if (!validProgram(p)) return setErr(errcode, CL_INVALID_PROGRAM), nullptr;
+  if (!name) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  bool built = std::any_of(p->slots.begin(), p->slots.end(), [](auto &s) {
+    return s.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  });
+  if (!built || p->building) return setErr(errcode, CL_INVALID_PROGRAM_EXECUTABLE), nullptr;
+  return makeKernel(p, name, errcode);
+}
+
+TUTTI_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *kernels,
+                                                      cl_uint *num) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  bool built = std::any_of(p->slots.begin(), p->slots.end(), [](auto &s) {
+    return s.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  });
+  if (!built || p->building) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (kernels && n < p->kernelNames.size()) return CL_INVALID_VALUE;
+  if (num) *num = cl_uint(p->kernelNames.size());
+  if (!kernels) return CL_SUCCESS;
+  std::vector<_cl_kernel *> made;
+  for (auto &name : p->kernelNames) {
+    cl_int err;
+    _cl_kernel *k = makeKernel(p, name.c_str(), &err);
+    if (!k) {
+      for (auto *m : made) runtime().releaseApp(m);
+      return err;
+    }
+    made.push_back(k);
+  }
+  for (size_t i = 0; i < made.size(); ++i) kernels[i] = made[i];
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errcode) {
+  ApiLock lock;
+  if (!validKernel(src)) return setErr(errcode, CL_INVALID_KERNEL), nullptr;
+  _cl_kernel *k = makeKernel(src->program, src->name.c_str(), errcode);
+  if (!k) return nullptr;
+  k->args = src->args;
+  return k;
+}
+
+TUTTI_API cl_int CL_API_CALL clRetainKernel(cl_kernel k) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  ++k->refs;
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clReleaseKernel(cl_kernel k) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  runtime().releaseApp(k);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  if (i >= k->args.size()) return CL_INVALID_ARG_INDEX;
+  const ArgInfo &ai = k->argInfo[i];
+  ArgValue v;
+  if (ai.isPointer() || ai.isImage() || ai.typeName.find("pipe") == 0) {
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    cl_mem m = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    if (ai.isImage()) {
+      if (!m) return CL_INVALID_ARG_VALUE;
+      if (!validMem(m) || !m->isImage() || m->ctx != k->program->ctx) return CL_INVALID_MEM_OBJECT;
+    } else if (m && (!validMem(m) || m->isImage() || m->ctx != k->program->ctx)) {
+      return CL_INVALID_MEM_OBJECT;
+    }
+    v.kind = ArgValue::Mem;
+    v.mem = m;
+  } else if (ai.isSampler()) {
+    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    cl_sampler s = value ? *static_cast<const cl_sampler *>(value) : nullptr;
+    if (!validSampler(s) || s->ctx != k->program->ctx) return CL_INVALID_SAMPLER;
+    v.kind = ArgValue::Sampler;
+    v.sampler = s;
+  } else if (ai.addr == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+    if (value) return CL_INVALID_ARG_VALUE;
+    if (size == 0) return CL_INVALID_ARG_SIZE;
+    v.kind = ArgValue::Local;
+    v.localSize = size;
+  } else {
+    if (!value) return CL_INVALID_ARG_VALUE;
+    // The driver knows the argument's size: let one real kernel check it.
+    cl_kernel rk = firstReal(k);
+    cl_int err = icd(rk).clSetKernelArg(rk, i, size, value);
+    if (err != CL_SUCCESS) return err;
+    v.kind = ArgValue::Bytes;
+    v.bytes.assign(static_cast<const unsigned char *>(value),
+                   static_cast<const unsigned char *>(value) + size);
+  }
+  k->args[i] = std::move(v);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint, const void *) {
+  ApiLock lock;
+  return validKernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;  // no SVM
+}
+
+TUTTI_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info, size_t,
+                                                 const void *) {
+  ApiLock lock;
+  return validKernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;  // SVM-only settings
+}
+
+TUTTI_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size,
+                                             void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  switch (param) {
+    case CL_KERNEL_FUNCTION_NAME: return answer(k->name, size, value, ret);
+    case CL_KERNEL_NUM_ARGS: return answer(cl_uint(k->args.size()), size, value, ret);
+    case CL_KERNEL_REFERENCE_COUNT: return answer(k->refs, size, value, ret);
+    case CL_KERNEL_CONTEXT: return answer(static_cast<cl_context>(k->program->ctx), size, value, ret);
+    case CL_KERNEL_PROGRAM: return answer(static_cast<cl_program>(k->program), size, value, ret);
+    case CL_KERNEL_ATTRIBUTES: return answer(k->attributes, size, value, ret);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+TUTTI_API cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i, cl_kernel_arg_info param,
+                                                size_t size, void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  if (i >= k->argInfo.size()) return CL_INVALID_ARG_INDEX;
+  const ArgInfo &a = k->argInfo[i];
+  switch (param) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return answer(a.addr, size, value, ret);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return answer(a.access, size, value, ret);
+    case CL_KERNEL_ARG_TYPE_NAME: return answer(a.typeName, size, value, ret);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: return answer(a.typeQual, size, value, ret);
+    case CL_KERNEL_ARG_NAME:
+      if (a.name.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+      return answer(a.name, size, value, ret);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+                                                      cl_kernel_work_group_info param, size_t size,
+                                                      void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  if (d && !validDevice(d)) return CL_INVALID_DEVICE;
+  _cl_context *ctx = k->program->ctx;
+  auto each = [&](auto &&fn) {
+    for (size_t s = 0; s < k->real.size(); ++s)
+      if (k->real[s]) fn(k->real[s], ctx->slots[s].dev);
+  };
+  switch (param) {
+    case CL_KERNEL_WORK_GROUP_SIZE: {
+      size_t v = SIZE_MAX;
+      each([&](cl_kernel rk, BackingDevice *bd) {
+        size_t x = 0;
+        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof x, &x, nullptr);
+        v = std::min(v, x);
+      });
+      return answer(v, size, value, ret);
+    }
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
+      size_t v = 1;
+      double best = -1;
+      each([&](cl_kernel rk, BackingDevice *bd) {
+        if (bd->strength() <= best) return;
+        best = bd->strength();
+        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof v, &v, nullptr);
+      });
+      return answer(v, size, value, ret);
+    }
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+    case CL_KERNEL_PRIVATE_MEM_SIZE: {
+      cl_ulong v = 0;
+      each([&](cl_kernel rk, BackingDevice *bd) {
+        cl_ulong x = 0;
+        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof x, &x, nullptr);
+        v = std::max(v, x);
+      });
+      return answer(v, size, value, ret);
+    }
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      size_t v[3] = {0, 0, 0};
+      cl_kernel rk = firstReal(k);
+      BackingDevice *bd = nullptr;
+      for (size_t s = 0; s < k->real.size(); ++s)
+        if (k->real[s] == rk) bd = ctx->slots[s].dev;
+      icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof v, v, nullptr);
+      return answerBytes(v, sizeof v, size, value, ret);
+    }
+    case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // custom devices only
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+TUTTI_API cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel k, cl_device_id d,
+                                                     cl_kernel_sub_group_info, size_t, const void *,
+                                                     size_t, void *, size_t *) {
+  ApiLock lock;
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  if (d && !validDevice(d)) return CL_INVALID_DEVICE;
+  return CL_INVALID_OPERATION;  // sub-groups are not advertised by the virtual device
+}
+
+TUTTI_API cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel k, cl_device_id d,
+                                                        cl_kernel_sub_group_info p, size_t a,
+                                                        const void *b, size_t c, void *e, size_t *f) {
+  return clGetKernelSubGroupInfo(k, d, p, a, b, c, e, f);
+}

@@ -1,0 +1,487 @@
+// api_program.cpp - programs: built for every backing device with the app's options.
+#include <cstring>
+
+#include "api.h"
+#include "program_binary.h"
+
+using namespace tutti;
+
+namespace {
+
+std::string deviceKey(BackingDevice *d) {
+  return d->platformName + "|" + d->name + "|" + d->driverVersion;
+}
+
+// Tutti needs argument info (address space, const) for coherence, on every driver.
+std::string realOptions(const std::string &app) {
+  if (app.find("-cl-kernel-arg-info") != std::string::npos) return app;
+  return app.empty() ? "-cl-kernel-arg-info" : app + " -cl-kernel-arg-info";
+}
+
+std::string slotLog(cl_program p, cl_device_id d) {
+  size_t n = 0;
+  if (icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) != CL_SUCCESS || !n)
+    return "";
+  std::string s(n, '\0');
+  icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, &s[0], nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
+  return s;
+}
+
+cl_program_binary_type slotBinaryType(cl_program p, cl_device_id d) {
+  cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
+  icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, nullptr);
+  return t;
+}
+
+void refreshKernelNames(_cl_program *p) {
+  p->kernelNames.clear();
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    ProgramSlot &s = p->slots[i];
+    if (!s.prog || s.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
+    size_t n = 0;
+    if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &n) != CL_SUCCESS)
+      continue;
+    std::string names(n, '\0');
+    icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_KERNEL_NAMES, n, &names[0], nullptr);
+    while (!names.empty() && names.back() == '\0') names.pop_back();
+    size_t start = 0;
+    while (start <= names.size() && !names.empty()) {
+      size_t end = names.find(';', start);
+      std::string k = names.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (!k.empty()) p->kernelNames.push_back(k);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return;
+  }
+}
+
+bool anyBuilt(const _cl_program *p) {
+  for (auto &s : p->slots)
+    if (s.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) return true;
+  return false;
+}
+
+_cl_program *newProgram(cl_context ctx) {
+  auto *p = new _cl_program();
+  p->ctx = ctx;
+  p->slots.resize(ctx->slots.size());
+  runtime().retain(ctx);
+  runtime().add(p, ObjType::Program);
+  return p;
+}
+
+void createFromSource(_cl_program *p) {
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    if (p->slots[i].prog) continue;
+    cl_context c = p->ctx->slots[i].ctx;
+    const char *src = p->source.c_str();
+    cl_int err = CL_SUCCESS;
+    p->slots[i].prog = icd(c).clCreateProgramWithSource(c, 1, &src, nullptr, &err);
+    if (err != CL_SUCCESS) p->slots[i].prog = nullptr;
+  }
+}
+
+// Runs fn(slot index, real program, real device) for every slot with the lock released.
+// The program is marked building so no one else changes it meanwhile.
+template <typename F>
+void forEachSlotUnlocked(ApiLock &lock, _cl_program *p, F fn) {
+  p->building = true;
+  runtime().retain(p);
+  std::vector<std::pair<cl_program, cl_device_id>> work;
+  for (size_t i = 0; i < p->slots.size(); ++i)
+    work.push_back({p->slots[i].prog, p->ctx->slots[i].dev->id});
+  lock.lk.unlock();
+  std::vector<cl_int> results(work.size());
+  for (size_t i = 0; i < work.size(); ++i) fn(i, work[i].first, work[i].second);
+  lock.lk.lock();
+  p->building = false;
+  runtime().release(p);
+}
+
+void notifyBuild(ApiLock &lock, _cl_program *p, void(CL_CALLBACK *fn)(cl_program, void *), void *user) {
+  if (!fn) return;
+  (void)lock;
+  runtime().afterUnlock([fn, p, user] { fn(p, user); });
+}
+
+std::string combinedLog(_cl_program *p) {
+  std::string out;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    const std::string &l = p->slots[i].log;
+    if (l.empty()) continue;
+    if (p->slots.size() > 1) out += "[" + p->ctx->slots[i].dev->label() + "]\n";
+    out += l + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TUTTI_API cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_uint count,
+                                                           const char **strings,
+                                                           const size_t *lengths, cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  if (count == 0 || !strings) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  std::string src;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (!strings[i]) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+    if (lengths && lengths[i]) src.append(strings[i], lengths[i]);
+    else src.append(strings[i]);
+  }
+  _cl_program *p = newProgram(ctx);
+  p->source = src;
+  createFromSource(p);
+  setErr(errcode, CL_SUCCESS);
+  return p;
+}
+
+TUTTI_API cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_uint n,
+                                                           const cl_device_id *devices,
+                                                           const size_t *lengths,
+                                                           const unsigned char **binaries,
+                                                           cl_int *status, cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  if (n == 0 || !devices) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  cl_int err = checkDeviceList(n, devices);
+  if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
+  if (!lengths || !binaries) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!lengths[i] || !binaries[i]) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  ProgramBinary pb;
+  if (!pb.parse(binaries[0], lengths[0])) {
+    if (status) status[0] = CL_INVALID_BINARY;
+    return setErr(errcode, CL_INVALID_BINARY), nullptr;
+  }
+  if (status)
+    for (cl_uint i = 0; i < n; ++i) status[i] = CL_SUCCESS;
+  _cl_program *p = newProgram(ctx);
+  p->fromBinary = true;
+  p->source = pb.source;
+  p->options = pb.options;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    BackingDevice *d = ctx->slots[i].dev;
+    for (auto &e : pb.entries) {
+      if (e.deviceKey != deviceKey(d) || e.bytes.empty()) continue;
+      const unsigned char *b = e.bytes.data();
+      size_t len = e.bytes.size();
+      cl_int st = CL_SUCCESS;
+      cl_context c = ctx->slots[i].ctx;
+      cl_program rp = icd(c).clCreateProgramWithBinary(c, 1, &d->id, &len, &b, &st, &err);
+      if (rp && err == CL_SUCCESS) {
+        p->slots[i].prog = rp;
+        p->slots[i].binaryType = e.binaryType;
+      }
+      break;
+    }
+  }
+  // Devices without a matching binary rebuild from the source the container carries.
+  if (!p->source.empty()) createFromSource(p);
+  setErr(errcode, CL_SUCCESS);
+  return p;
+}
+
+TUTTI_API cl_program CL_API_CALL clCreateProgramWithIL(cl_context ctx, const void *il, size_t len,
+                                                       cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  if (!il || !len) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  // CL_DEVICE_IL_VERSION is empty: no IL is supported on every backing device.
+  return setErr(errcode, CL_INVALID_OPERATION), nullptr;
+}
+
+TUTTI_API cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context ctx, cl_uint n,
+                                                                   const cl_device_id *devices,
+                                                                   const char *names,
+                                                                   cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  cl_int err = checkDeviceList(n, devices);
+  if (err != CL_SUCCESS || n == 0) return setErr(errcode, err ? err : CL_INVALID_VALUE), nullptr;
+  if (!names) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  return setErr(errcode, CL_INVALID_VALUE), nullptr;  // no built-in kernels
+}
+
+TUTTI_API cl_int CL_API_CALL clRetainProgram(cl_program p) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  ++p->refs;
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clReleaseProgram(cl_program p) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  runtime().releaseApp(p);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program p,
+                                                         void(CL_CALLBACK *fn)(cl_program, void *),
+                                                         void *user) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  if (!fn) return CL_INVALID_VALUE;
+  // Deprecated in 3.0 and needs global destructors support, which the device lacks.
+  (void)user;
+  return CL_INVALID_OPERATION;
+}
+
+TUTTI_API cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p, cl_uint, size_t,
+                                                                const void *) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  return CL_INVALID_PROGRAM;  // only IL programs have specialization constants
+}
+
+TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_device_id *devices,
+                                            const char *options,
+                                            void(CL_CALLBACK *notify)(cl_program, void *),
+                                            void *user) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  cl_int err = checkDeviceList(n, devices);
+  if (err != CL_SUCCESS) return err;
+  if (!notify && user) return CL_INVALID_VALUE;
+  if (p->building) return CL_INVALID_OPERATION;
+  if (p->kernelsAttached) return CL_INVALID_OPERATION;
+  bool haveCode = !p->source.empty() ||
+                  std::any_of(p->slots.begin(), p->slots.end(), [](auto &s) { return s.prog; });
+  if (!haveCode) return CL_INVALID_PROGRAM;
+  p->options = options ? options : "";
+  std::string opts = realOptions(p->options);
+  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
+  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
+    res[i] = rp ? icd(rp).clBuildProgram(rp, 1, &d, opts.c_str(), nullptr, nullptr)
+                : CL_INVALID_PROGRAM;
+  });
+  bool any = false;
+  cl_int firstErr = CL_SUCCESS;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    ProgramSlot &s = p->slots[i];
+    cl_device_id d = p->ctx->slots[i].dev->id;
+    s.log = s.prog ? slotLog(s.prog, d) : "";
+    s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+    if (res[i] == CL_SUCCESS) any = true;
+    else {
+      if (firstErr == CL_SUCCESS) firstErr = res[i];
+      TUTTI_LOG(Warn, "%s: clBuildProgram failed: %s", p->ctx->slots[i].dev->label().c_str(),
+                clErrorName(res[i]));
+    }
+  }
+  if (firstErr == CL_INVALID_BUILD_OPTIONS) {
+    for (auto &s : p->slots) s.status = CL_BUILD_ERROR, s.binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+    notifyBuild(lock, p, notify, user);
+    return CL_INVALID_BUILD_OPTIONS;
+  }
+  if (any && firstErr != CL_SUCCESS)
+    TUTTI_LOG(Warn, "program built on some backing devices only; its kernels run there");
+  refreshKernelNames(p);
+  notifyBuild(lock, p, notify, user);
+  return any ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+}
+
+TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_device_id *devices,
+                                              const char *options, cl_uint numHeaders,
+                                              const cl_program *headers, const char **headerNames,
+                                              void(CL_CALLBACK *notify)(cl_program, void *),
+                                              void *user) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  cl_int err = checkDeviceList(n, devices);
+  if (err != CL_SUCCESS) return err;
+  if (!notify && user) return CL_INVALID_VALUE;
+  if ((numHeaders == 0) != (headers == nullptr) || (numHeaders == 0) != (headerNames == nullptr))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numHeaders; ++i)
+    if (!validProgram(headers[i]) || !headerNames[i]) return CL_INVALID_VALUE;
+  if (p->source.empty()) return CL_INVALID_OPERATION;
+  if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
+  p->options = options ? options : "";
+  std::string opts = realOptions(p->options);
+  std::vector<std::vector<cl_program>> hdr(p->slots.size());
+  for (size_t i = 0; i < p->slots.size(); ++i)
+    for (cl_uint h = 0; h < numHeaders; ++h) hdr[i].push_back(headers[h]->slots[i].prog);
+  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
+  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
+    res[i] = rp ? icd(rp).clCompileProgram(rp, 1, &d, opts.c_str(), numHeaders,
+                                           numHeaders ? hdr[i].data() : nullptr,
+                                           numHeaders ? headerNames : nullptr, nullptr, nullptr)
+                : CL_INVALID_PROGRAM;
+  });
+  bool any = false;
+  cl_int firstErr = CL_SUCCESS;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    ProgramSlot &s = p->slots[i];
+    s.log = s.prog ? slotLog(s.prog, p->ctx->slots[i].dev->id) : "";
+    s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
+    any |= res[i] == CL_SUCCESS;
+    if (res[i] != CL_SUCCESS && firstErr == CL_SUCCESS) firstErr = res[i];
+  }
+  notifyBuild(lock, p, notify, user);
+  if (firstErr == CL_INVALID_COMPILER_OPTIONS || firstErr == CL_INVALID_BUILD_OPTIONS)
+    return CL_INVALID_COMPILER_OPTIONS;
+  return any ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
+}
+
+TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const cl_device_id *devices,
+                                               const char *options, cl_uint numInputs,
+                                               const cl_program *inputs,
+                                               void(CL_CALLBACK *notify)(cl_program, void *),
+                                               void *user, cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  cl_int err = checkDeviceList(n, devices);
+  if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
+  if (!notify && user) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (numInputs == 0 || !inputs) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  for (cl_uint i = 0; i < numInputs; ++i) {
+    if (!validProgram(inputs[i]) || inputs[i]->ctx != ctx) return setErr(errcode, CL_INVALID_PROGRAM), nullptr;
+    if (!std::any_of(inputs[i]->slots.begin(), inputs[i]->slots.end(), [](auto &s) {
+          return s.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                 s.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY;
+        }))
+      return setErr(errcode, CL_INVALID_OPERATION), nullptr;
+  }
+  _cl_program *p = newProgram(ctx);
+  p->options = options ? options : "";
+  std::string opts = p->options;
+  bool library = opts.find("-create-library") != std::string::npos;
+  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
+  std::vector<std::vector<cl_program>> in(p->slots.size());
+  for (size_t i = 0; i < p->slots.size(); ++i)
+    for (cl_uint k = 0; k < numInputs; ++k)
+      if (inputs[k]->slots[i].prog) in[i].push_back(inputs[k]->slots[i].prog);
+  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program, cl_device_id d) {
+    cl_context c = ctx->slots[i].ctx;
+    if (in[i].size() != numInputs) { res[i] = CL_INVALID_PROGRAM; return; }
+    cl_int e = CL_SUCCESS;
+    cl_program lp = icd(c).clLinkProgram(c, 1, &d, opts.c_str(), numInputs, in[i].data(), nullptr,
+                                         nullptr, &e);
+    res[i] = e;
+    p->slots[i].prog = lp;
+  });
+  bool any = false;
+  cl_int firstErr = CL_SUCCESS;
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    ProgramSlot &s = p->slots[i];
+    s.log = s.prog ? slotLog(s.prog, ctx->slots[i].dev->id) : "";
+    bool ok = res[i] == CL_SUCCESS && s.prog;
+    s.status = ok ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    s.binaryType = ok ? (library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+                      : CL_PROGRAM_BINARY_TYPE_NONE;
+    any |= ok;
+    if (!ok && firstErr == CL_SUCCESS) firstErr = res[i] ? res[i] : CL_LINK_PROGRAM_FAILURE;
+  }
+  refreshKernelNames(p);
+  notifyBuild(lock, p, notify, user);
+  if (firstErr == CL_INVALID_LINKER_OPTIONS) {
+    setErr(errcode, firstErr);
+    return p;
+  }
+  setErr(errcode, any ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+  return p;  // the spec returns the program even when linking failed, for its log
+}
+
+TUTTI_API cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size,
+                                              void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  auto A = [&](auto v) { return answer(v, size, value, ret); };
+  switch (param) {
+    case CL_PROGRAM_REFERENCE_COUNT: return A(p->refs);
+    case CL_PROGRAM_CONTEXT: return A(static_cast<cl_context>(p->ctx));
+    case CL_PROGRAM_NUM_DEVICES: return A(cl_uint(1));
+    case CL_PROGRAM_DEVICES: return A(static_cast<cl_device_id>(&g_device));
+    case CL_PROGRAM_SOURCE: return A(p->source);
+    case CL_PROGRAM_IL: return answerBytes(nullptr, 0, size, value, ret);
+    case CL_PROGRAM_BINARY_SIZES:
+    case CL_PROGRAM_BINARIES: {
+      ProgramBinary pb;
+      pb.source = p->source;
+      pb.options = p->options;
+      for (size_t i = 0; i < p->slots.size(); ++i) {
+        ProgramSlot &s = p->slots[i];
+        if (!s.prog || s.binaryType == CL_PROGRAM_BINARY_TYPE_NONE) continue;
+        size_t bs = 0;
+        if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, nullptr) !=
+                CL_SUCCESS || !bs)
+          continue;
+        ProgramBinary::Entry e;
+        e.deviceKey = deviceKey(p->ctx->slots[i].dev);
+        e.binaryType = uint32_t(s.binaryType);
+        e.bytes.resize(bs);
+        unsigned char *ptr = e.bytes.data();
+        if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) ==
+            CL_SUCCESS)
+          pb.entries.push_back(std::move(e));
+      }
+      std::vector<unsigned char> bytes = pb.serialize();
+      if (param == CL_PROGRAM_BINARY_SIZES) return A(bytes.size());
+      if (value) {
+        if (size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
+        unsigned char *dst = *static_cast<unsigned char **>(value);
+        if (dst) std::memcpy(dst, bytes.data(), bytes.size());
+      }
+      if (ret) *ret = sizeof(unsigned char *);
+      return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+      if (!anyBuilt(p)) return CL_INVALID_PROGRAM_EXECUTABLE;
+      return A(size_t(p->kernelNames.size()));
+    case CL_PROGRAM_KERNEL_NAMES: {
+      if (!anyBuilt(p)) return CL_INVALID_PROGRAM_EXECUTABLE;
+      std::string s;
+      for (size_t i = 0; i < p->kernelNames.size(); ++i) s += (i ? ";" : "") + p->kernelNames[i];
+      return A(s);
+    }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      return A(cl_bool(CL_FALSE));
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+TUTTI_API cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
+                                                   cl_program_build_info param, size_t size,
+                                                   void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validProgram(p)) return CL_INVALID_PROGRAM;
+  if (!validDevice(d)) return CL_INVALID_DEVICE;
+  auto A = [&](auto v) { return answer(v, size, value, ret); };
+  switch (param) {
+    case CL_PROGRAM_BUILD_STATUS: {
+      if (p->building) return A(cl_build_status(CL_BUILD_IN_PROGRESS));
+      cl_build_status st = CL_BUILD_NONE;
+      for (auto &s : p->slots) {
+        if (s.status == CL_BUILD_SUCCESS) st = CL_BUILD_SUCCESS;
+        else if (s.status == CL_BUILD_ERROR && st != CL_BUILD_SUCCESS) st = CL_BUILD_ERROR;
+      }
+      return A(st);
+    }
+    case CL_PROGRAM_BUILD_OPTIONS: return A(p->options);
+    case CL_PROGRAM_BUILD_LOG: return A(combinedLog(p));
+    case CL_PROGRAM_BINARY_TYPE: {
+      cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
+      for (auto &s : p->slots)
+        if (s.binaryType != CL_PROGRAM_BINARY_TYPE_NONE) { t = s.binaryType; break; }
+      return A(t);
+    }
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+      size_t total = 0;
+      for (size_t i = 0; i < p->slots.size(); ++i)
+        if (p->slots[i].prog && p->slots[i].binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+          icd(p->slots[i].prog).clGetProgramBuildInfo(p->slots[i].prog, p->ctx->slots[i].dev->id,
+                                                       param, sizeof total, &total, nullptr);
+          break;
+        }
+      return A(total);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}

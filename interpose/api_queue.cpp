@@ -1,0 +1,134 @@
+// api_queue.cpp - command queues, flush and finish.
+#include "api.h"
+
+using namespace tutti;
+
+namespace {
+
+cl_command_queue makeQueue(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
+                           std::vector<cl_queue_properties> propArray, cl_int *errcode) {
+  ApiLock lock;
+  if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
+  if (!validDevice(dev)) return setErr(errcode, CL_INVALID_DEVICE), nullptr;
+  const cl_command_queue_properties known =
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+      CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+  if (props & ~known) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
+    return setErr(errcode, CL_INVALID_QUEUE_PROPERTIES), nullptr;  // no device-side enqueue
+  auto *q = new _cl_command_queue();
+  q->ctx = ctx;
+  q->props = props;
+  q->propArray = std::move(propArray);
+  runtime().retain(ctx);
+  runtime().add(q, ObjType::Queue);
+  setErr(errcode, CL_SUCCESS);
+  return q;
+}
+
+}  // namespace
+
+TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context ctx, cl_device_id dev,
+                                                            cl_command_queue_properties props,
+                                                            cl_int *errcode) {
+  return makeQueue(ctx, dev, props, {}, errcode);
+}
+
+TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context ctx, cl_device_id dev, const cl_queue_properties *props, cl_int *errcode) {
+  cl_command_queue_properties p = 0;
+  std::vector<cl_queue_properties> arr;
+  if (props) {
+    bool seenProps = false, seenSize = false;
+    for (const cl_queue_properties *x = props; *x; x += 2) {
+      switch (x[0]) {
+        case CL_QUEUE_PROPERTIES:
+          if (seenProps) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+          seenProps = true;
+          p = cl_command_queue_properties(x[1]);
+          break;
+        case CL_QUEUE_SIZE:
+          if (seenSize) return setErr(errcode, CL_INVALID_VALUE), nullptr;
+          seenSize = true;
+          // Only meaningful for device queues, which Tutti does not offer.
+          return setErr(errcode, CL_INVALID_QUEUE_PROPERTIES), nullptr;
+        default: return setErr(errcode, CL_INVALID_VALUE), nullptr;
+      }
+      arr.push_back(x[0]);
+      arr.push_back(x[1]);
+    }
+    arr.push_back(0);
+  }
+  return makeQueue(ctx, dev, p, std::move(arr), errcode);
+}
+
+TUTTI_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  ++q->refs;
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  // Releasing a queue flushes it (the spec's implicit flush).
+  if (q->refs == 1) runtime().flush(q);
+  runtime().releaseApp(q);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param,
+                                                   size_t size, void *value, size_t *ret) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  switch (param) {
+    case CL_QUEUE_CONTEXT: return answer(static_cast<cl_context>(q->ctx), size, value, ret);
+    case CL_QUEUE_DEVICE: return answer(static_cast<cl_device_id>(&g_device), size, value, ret);
+    case CL_QUEUE_REFERENCE_COUNT: return answer(q->refs, size, value, ret);
+    case CL_QUEUE_PROPERTIES: return answer(q->props, size, value, ret);
+    case CL_QUEUE_PROPERTIES_ARRAY: return answer(q->propArray, size, value, ret);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  // host queue
+    case CL_QUEUE_DEVICE_DEFAULT: return answer(static_cast<cl_command_queue>(nullptr), size, value, ret);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+TUTTI_API cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q,
+                                                       cl_command_queue_properties props,
+                                                       cl_bool enable,
+                                                       cl_command_queue_properties *old) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (props & ~(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE))
+    return CL_INVALID_VALUE;
+  if (old) *old = q->props;
+  q->props = enable ? (q->props | props) : (q->props & ~props);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context ctx, cl_device_id dev,
+                                                            cl_command_queue q) {
+  ApiLock lock;
+  if (!validContext(ctx)) return CL_INVALID_CONTEXT;
+  if (!validDevice(dev)) return CL_INVALID_DEVICE;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  return CL_INVALID_OPERATION;  // no device-side enqueue
+}
+
+TUTTI_API cl_int CL_API_CALL clFlush(cl_command_queue q) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  runtime().flush(q);
+  return CL_SUCCESS;
+}
+
+TUTTI_API cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  ApiLock lock;
+  if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+  std::vector<_cl_event *> evs(q->inFlight.begin(), q->inFlight.end());
+  runtime().flush(q);
+  runtime().wait(lock.lk, evs);
+  // Work enqueued meanwhile by other threads is not ours to wait for.
+  return CL_SUCCESS;
+}

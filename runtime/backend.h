@@ -1,0 +1,63 @@
+// backend.h - the real platforms and devices that back the virtual device.
+#pragma once
+#include <CL/cl.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace tutti {
+
+struct Counters {
+  std::atomic<uint64_t> h2dBytes{0}, d2hBytes{0}, h2dTransfers{0}, d2hTransfers{0};
+  std::atomic<uint64_t> kernels{0}, kernelNs{0}, deviceCopies{0};
+  void reset() {
+    h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = 0;
+  }
+};
+
+// One real device. Immutable after discovery except the counters.
+struct BackingDevice {
+  int index = 0;
+  cl_platform_id platform = nullptr;
+  cl_device_id id = nullptr;
+  cl_device_type type = 0;
+  std::string name, vendor, platformName, platformVersion, driverVersion, version, cVersion;
+  std::vector<std::string> extensions;
+  cl_uint computeUnits = 1, clockMHz = 0, addressBits = 64, baseAddrAlign = 1024;
+  cl_ulong globalMem = 0, maxAlloc = 0, localMem = 0;
+  size_t maxWorkGroup = 1;
+  bool imageSupport = false, compilerAvailable = true, linkerAvailable = true;
+  Counters counters;
+
+  bool isGpu() const { return type & CL_DEVICE_TYPE_GPU; }
+  bool isCpu() const { return type & CL_DEVICE_TYPE_CPU; }
+  bool hasExtension(const std::string &e) const;
+  double strength() const;  // static estimate of throughput, for ranking
+  std::string label() const;  // "0: pthread-... (Portable Computing Language)"
+};
+
+class Backend {
+ public:
+  // Discovers once. Returns false with a message when nothing can back Tutti.
+  bool ensure(std::string *error = nullptr);
+  bool discovering() const;
+  const std::vector<BackingDevice *> &devices() const { return devices_; }
+  BackingDevice *strongest() const;
+  bool anyGpu() const;
+
+ private:
+  bool discover(std::string &error);
+  std::vector<BackingDevice *> devices_;
+  std::string error_;
+  std::atomic<int> state_{0};  // 0 new, 1 discovering, 2 done ok, 3 failed
+};
+
+Backend &backend();
+
+// Parses a TUTTI_DEVICES selection against a device list; false with a message on a
+// token that matches nothing. Exposed for the unit tests.
+bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,
+                   std::vector<BackingDevice *> &chosen, std::string &error);
+
+}  // namespace tutti

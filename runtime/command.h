@@ -1,0 +1,49 @@
+// command.h - one enqueued command, from enqueue to completion.
+#pragma once
+#include <CL/cl.h>
+
+#include <vector>
+
+#include "objects.h"
+
+namespace tutti {
+
+struct Command {
+  CmdKind kind = CmdKind::Marker;
+  _cl_command_queue *q = nullptr;
+  _cl_event *ev = nullptr;               // always present (internal ref)
+  std::vector<_cl_event *> deps;         // internal refs
+  size_t unmetDeps = 0;
+  enum class State : uint8_t { Held, Waiting, Ready, Staging, Issued, Finished } state = State::Held;
+  std::vector<cl_event> staging;         // real device->host copies this command waits for
+  std::vector<_cl_mem *> mems;           // internal refs held for the command's life
+  bool waitsAll = false;     // marker/barrier without wait list: after everything before
+  bool blocksLater = false;  // barrier (or in-order marker): everything after waits
+
+  // Kernel launch (args are a snapshot taken at enqueue).
+  _cl_kernel *kernel = nullptr;
+  std::vector<ArgValue> args;
+  cl_uint dim = 1;
+  size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+  bool hasLocal = false;
+
+  // Memory commands.
+  _cl_mem *src = nullptr, *dst = nullptr;
+  size_t srcOff = 0, dstOff = 0, size = 0;
+  void *ptr = nullptr;
+  size_t srcOrigin[3] = {0, 0, 0}, dstOrigin[3] = {0, 0, 0}, region[3] = {0, 0, 0};
+  size_t srcRow = 0, srcSlice = 0, dstRow = 0, dstSlice = 0;
+  std::vector<unsigned char> pattern;
+  cl_map_flags mapFlags = 0;
+  void *mapped = nullptr;
+  cl_mem_migration_flags migrateFlags = 0;
+  std::vector<_cl_mem *> migrate;
+
+  // Execution.
+  int slot = -1;                 // device that runs it, -1 = host
+  cl_event real = nullptr;       // last real event of the command
+  cl_int stagingError = CL_SUCCESS;
+  void *freeAfter = nullptr;     // host staging memory to free when the command is done
+};
+
+}  // namespace tutti

@@ -1,0 +1,514 @@
+// execute.cpp - issuing commands: coherence transfers, real enqueues, host copies.
+#include "execute.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend.h"
+#include "icd.h"
+#include "log.h"
+
+namespace tutti {
+
+namespace {
+
+void CL_CALLBACK onStaged(cl_event, cl_int, void *) { runtime().postRetry(); }
+void CL_CALLBACK onReal(cl_event, cl_int, void *cmd) {
+  runtime().postCompletion(static_cast<Command *>(cmd));
+}
+
+bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
+
+cl_int eventStatus(cl_event e) {
+  cl_int st = CL_QUEUED;
+  if (icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) !=
+      CL_SUCCESS)
+    return CL_INVALID_EVENT;
+  return st;
+}
+
+_cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
+
+DeviceSlot &slotOf(Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }
+
+// Drops finished device->host copies; adds the ones overlapping r to cmd's wait set.
+bool waitFills(BufferStore &st, Range r, Command *cmd) {
+  bool wait = false;
+  for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
+    if (eventStatus(it->ev) <= CL_COMPLETE) {
+      icd(it->ev).clReleaseEvent(it->ev);
+      it = st.pendingFills.erase(it);
+      continue;
+    }
+    if (overlaps(it->r, r)) {
+      icd(it->ev).clRetainEvent(it->ev);
+      cmd->staging.push_back(it->ev);
+      wait = true;
+    }
+    ++it;
+  }
+  return wait;
+}
+
+// Makes r valid in the host home, copying stale parts from devices that hold them.
+// Returns false when cmd must wait for copies in flight.
+bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
+  bool wait = waitFills(st, r, cmd);
+  for (Range gap : st.hostValid.missing(r)) {
+    std::vector<Range> todo{gap};
+    for (size_t s = 0; s < st.devValid.size() && !todo.empty(); ++s) {
+      std::vector<Range> rest;
+      for (Range t : todo) {
+        for (Range p : st.devValid[s].present(t)) {
+          DeviceSlot &ds = ctx->slots[s];
+          cl_event e = nullptr;
+          cl_int err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE, p.begin,
+                                                         p.size(), st.home + p.begin, 0, nullptr, &e);
+          if (err != CL_SUCCESS) {
+            TUTTI_LOG(Error, "%s: clEnqueueReadBuffer(%zu bytes) failed: %s",
+                      ds.dev->label().c_str(), p.size(), clErrorName(err));
+            cmd->stagingError = err;
+            continue;
+          }
+          ds.dev->counters.d2hBytes += p.size();
+          ++ds.dev->counters.d2hTransfers;
+          st.hostValid.add(p);
+          st.pendingFills.push_back({p, e});
+          icd(e).clRetainEvent(e);
+          cmd->staging.push_back(e);
+          icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+          wait = true;
+        }
+        IntervalSet left;
+        left.add(t);
+        for (Range p : st.devValid[s].present(t)) left.remove(p);
+        for (Range l : left.ranges()) rest.push_back(l);
+      }
+      todo.swap(rest);
+    }
+    // Bytes valid nowhere were never written: the home holds their initial content.
+    for (Range t : todo) st.hostValid.add(t);
+  }
+  if (wait)
+    for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+  return !wait;
+}
+
+// Makes m's bytes valid on the slot (host->device for stale parts).
+// Returns false when cmd must first wait for device->host copies.
+bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) {
+  _cl_mem *root = rootOf(m);
+  BufferStore &st = *root->store;
+  Range r = m->range();
+  cl_mem dst = realBuffer(root, slot, err);
+  if (!dst) return true;
+  std::vector<Range> missing = st.devValid[slot].missing(r);
+  if (missing.empty()) return true;
+  bool ready = true;
+  for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
+  if (!ready) return false;
+  DeviceSlot &ds = ctx->slots[slot];
+  for (Range g : missing) {
+    *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
+                                              st.home + g.begin, 0, nullptr, nullptr);
+    if (*err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
+                g.size(), clErrorName(*err));
+      return true;
+    }
+    ds.dev->counters.h2dBytes += g.size();
+    ++ds.dev->counters.h2dTransfers;
+    st.devValid[slot].add(g);
+  }
+  return true;
+}
+
+// After a write of r on `slot` (-1: the host), every other copy of r is stale.
+void wrote(BufferStore &st, Range r, int slot) {
+  for (size_t s = 0; s < st.devValid.size(); ++s)
+    if (int(s) != slot) st.devValid[s].remove(r);
+  if (slot >= 0) {
+    st.devValid[slot].add(r);
+    st.hostValid.remove(r);
+  } else {
+    st.hostValid.add(r);
+  }
+}
+
+// Byte span of a rectangle inside a buffer region.
+Range rectSpan(const size_t origin[3], const size_t region[3], size_t row, size_t slice) {
+  size_t first = origin[2] * slice + origin[1] * row + origin[0];
+  size_t last = (origin[2] + region[2] - 1) * slice + (origin[1] + region[1] - 1) * row +
+                origin[0] + region[0];
+  return {first, last};
+}
+
+template <typename F>
+void forEachRow(const size_t region[3], F f) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y) f(y, z);
+}
+
+IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
+IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
+
+IssueResult issued(Command *cmd, cl_int err, const char *what) {
+  if (err != CL_SUCCESS) {
+    TUTTI_LOG(Error, "%s: %s failed: %s", slotOf(cmd, cmd->slot).dev->label().c_str(), what,
+              clErrorName(err));
+    if (cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
+    return done(err);
+  }
+  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+  DeviceSlot &ds = slotOf(cmd, cmd->slot);
+  icd(ds.queue).clFlush(ds.queue);
+  return {IssueResult::Issued, CL_SUCCESS};
+}
+
+IssueResult issueKernel(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  int slot = cmd->slot;
+  cl_int err = CL_SUCCESS;
+  bool ready = true;
+  for (auto &a : cmd->args)
+    if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage()) {
+      ready &= ensureDevice(ctx, a.mem, slot, cmd, &err);
+      if (err != CL_SUCCESS) return done(err);
+    }
+  if (!ready) return staging();
+  cl_kernel rk = cmd->kernel->real[slot];
+  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = cmd->args[i];
+    switch (a.kind) {
+      case ArgValue::Bytes:
+        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
+        break;
+      case ArgValue::Local:
+        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
+        break;
+      case ArgValue::Mem: {
+        cl_mem r = nullptr;
+        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        break;
+      }
+      case ArgValue::Sampler: {
+        cl_sampler s = realSampler(a.sampler, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
+        break;
+      }
+      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
+    }
+  }
+  if (err != CL_SUCCESS) {
+    TUTTI_LOG(Error, "%s: clSetKernelArg for '%s' failed: %s", slotOf(cmd, slot).dev->label().c_str(),
+              cmd->kernel->name.c_str(), clErrorName(err));
+    return done(err);
+  }
+  DeviceSlot &ds = slotOf(cmd, slot);
+  err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, cmd->offset, cmd->global,
+                                             cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
+                                             &cmd->real);
+  if (err == CL_SUCCESS) {
+    for (size_t i = 0; i < cmd->args.size(); ++i) {
+      const ArgValue &a = cmd->args[i];
+      if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage() &&
+          kernelMayWrite(cmd->kernel, i, a.mem))
+        wrote(*rootOf(a.mem)->store, a.mem->range(), slot);
+    }
+    cmd->ev->device = slot;
+  }
+  return issued(cmd, err, "clEnqueueNDRangeKernel");
+}
+
+IssueResult issueCopy(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  BufferStore &ss = *rootOf(cmd->src)->store, &ds = *rootOf(cmd->dst)->store;
+  Range rs{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
+  Range rd{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
+  // Data that live only on a device are copied there, not through the host.
+  if (!ss.hostValid.contains(rs)) {
+    for (size_t s = 0; s < ss.devValid.size(); ++s) {
+      if (!ss.devValid[s].contains(rs)) continue;
+      cl_int err;
+      cl_mem a = realBuffer(rootOf(cmd->src), int(s), &err);
+      cl_mem b = a ? realBuffer(rootOf(cmd->dst), int(s), &err) : nullptr;
+      if (!b) return done(err);
+      cmd->slot = int(s);
+      DeviceSlot &q = ctx->slots[s];
+      if (!ds.devValid[s].contains(rd) && rootOf(cmd->dst) != rootOf(cmd->src)) {
+        // The parts of dst outside rd stay as they are; only rd is replaced.
+      }
+      err = icd(q.queue).clEnqueueCopyBuffer(q.queue, a, b, rs.begin, rd.begin, cmd->size, 0,
+                                             nullptr, &cmd->real);
+      if (err == CL_SUCCESS) {
+        wrote(ds, rd, int(s));
+        ++q.dev->counters.deviceCopies;
+      }
+      return issued(cmd, err, "clEnqueueCopyBuffer");
+    }
+  }
+  bool ready = ensureHost(ctx, ss, rs, cmd);
+  ready &= !waitFills(ds, rd, cmd);
+  if (!ready) return staging();
+  std::memmove(ds.home + rd.begin, ss.home + rs.begin, cmd->size);
+  wrote(ds, rd, -1);
+  return done();
+}
+
+IssueResult issueFill(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  BufferStore &st = *rootOf(cmd->dst)->store;
+  Range r{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
+  // Fill where the buffer already lives, so the data need not cross later.
+  int best = -1;
+  size_t bestBytes = 0;
+  for (size_t s = 0; s < st.devBuf.size(); ++s) {
+    if (!st.devBuf[s]) continue;
+    size_t b = 0;
+    for (Range p : st.devValid[s].present({0, st.size})) b += p.size();
+    if (best < 0 || b > bestBytes) best = int(s), bestBytes = b;
+  }
+  if (best >= 0 && !st.hostValid.contains({0, st.size})) {
+    cmd->slot = best;
+    DeviceSlot &q = ctx->slots[best];
+    cl_int err = icd(q.queue).clEnqueueFillBuffer(q.queue, st.devBuf[best], cmd->pattern.data(),
+                                                  cmd->pattern.size(), r.begin, r.size(), 0,
+                                                  nullptr, &cmd->real);
+    if (err == CL_SUCCESS) {
+      wrote(st, r, best);
+      ++q.dev->counters.deviceCopies;
+    }
+    return issued(cmd, err, "clEnqueueFillBuffer");
+  }
+  if (waitFills(st, r, cmd)) return staging();
+  size_t p = cmd->pattern.size();
+  for (size_t off = 0; off < r.size(); off += p) std::memcpy(st.home + r.begin + off, cmd->pattern.data(), p);
+  wrote(st, r, -1);
+  return done();
+}
+
+IssueResult issueRect(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  bool ready = true;
+  BufferStore *ss = cmd->src ? rootOf(cmd->src)->store.get() : nullptr;
+  BufferStore *ds = cmd->dst ? rootOf(cmd->dst)->store.get() : nullptr;
+  size_t sBase = cmd->src ? cmd->src->origin : 0, dBase = cmd->dst ? cmd->dst->origin : 0;
+  Range rs{}, rd{};
+  if (ss) {
+    rs = rectSpan(cmd->srcOrigin, cmd->region, cmd->srcRow, cmd->srcSlice);
+    rs = {rs.begin + sBase, rs.end + sBase};
+    ready &= ensureHost(ctx, *ss, rs, cmd);
+  }
+  if (ds) {
+    rd = rectSpan(cmd->dstOrigin, cmd->region, cmd->dstRow, cmd->dstSlice);
+    rd = {rd.begin + dBase, rd.end + dBase};
+    ready &= !waitFills(*ds, rd, cmd);
+  }
+  if (!ready) return staging();
+  const char *from = ss ? ss->home + sBase : static_cast<const char *>(cmd->ptr);
+  char *to = ds ? ds->home + dBase : static_cast<char *>(cmd->ptr);
+  forEachRow(cmd->region, [&](size_t y, size_t z) {
+    size_t so = (cmd->srcOrigin[2] + z) * cmd->srcSlice + (cmd->srcOrigin[1] + y) * cmd->srcRow + cmd->srcOrigin[0];
+    size_t dO = (cmd->dstOrigin[2] + z) * cmd->dstSlice + (cmd->dstOrigin[1] + y) * cmd->dstRow + cmd->dstOrigin[0];
+    std::memmove(to + dO, from + so, cmd->region[0]);
+    if (ds) wrote(*ds, {dBase + dO, dBase + dO + cmd->region[0]}, -1);
+  });
+  return done();
+}
+
+IssueResult issueImage(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  int slot = cmd->slot;
+  DeviceSlot &q = ctx->slots[slot];
+  const cl_icd_dispatch &d = icd(q.queue);
+  cl_int err = CL_SUCCESS;
+  cl_mem si = cmd->src && cmd->src->isImage() ? cmd->src->realImage : nullptr;
+  cl_mem di = cmd->dst && cmd->dst->isImage() ? cmd->dst->realImage : nullptr;
+  switch (cmd->kind) {
+    case CmdKind::ImageRead:
+      err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
+                                 cmd->srcSlice, cmd->ptr, 0, nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueReadImage");
+    case CmdKind::ImageWrite:
+      err = d.clEnqueueWriteImage(q.queue, di, CL_FALSE, cmd->dstOrigin, cmd->region, cmd->dstRow,
+                                  cmd->dstSlice, cmd->ptr, 0, nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueWriteImage");
+    case CmdKind::ImageCopy:
+      err = d.clEnqueueCopyImage(q.queue, si, di, cmd->srcOrigin, cmd->dstOrigin, cmd->region, 0,
+                                 nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueCopyImage");
+    case CmdKind::ImageFill:
+      err = d.clEnqueueFillImage(q.queue, di, cmd->pattern.data(), cmd->dstOrigin, cmd->region, 0,
+                                 nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueFillImage");
+    case CmdKind::ImageToBuffer: {
+      cl_mem b = realBuffer(rootOf(cmd->dst), slot, &err);
+      if (!b) return done(err);
+      size_t off = cmd->dst->origin + cmd->dstOff;
+      err = d.clEnqueueCopyImageToBuffer(q.queue, si, b, cmd->srcOrigin, cmd->region, off, 0,
+                                         nullptr, &cmd->real);
+      if (err == CL_SUCCESS) wrote(*rootOf(cmd->dst)->store, {off, off + cmd->size}, slot);
+      return issued(cmd, err, "clEnqueueCopyImageToBuffer");
+    }
+    case CmdKind::BufferToImage: {
+      if (!ensureDevice(ctx, cmd->src, slot, cmd, &err)) return staging();
+      if (err != CL_SUCCESS) return done(err);
+      cl_mem b = realBuffer(rootOf(cmd->src), slot, &err);
+      err = d.clEnqueueCopyBufferToImage(q.queue, b, di, cmd->src->origin + cmd->srcOff,
+                                         cmd->dstOrigin, cmd->region, 0, nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueCopyBufferToImage");
+    }
+    case CmdKind::ImageMap:
+      // Mapped images live in host staging memory that Tutti owns: read it in now,
+      // write it back at unmap.
+      if (!(cmd->mapFlags & (CL_MAP_READ | CL_MAP_WRITE))) return done();
+      err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
+                                 cmd->srcSlice, cmd->mapped, 0, nullptr, &cmd->real);
+      return issued(cmd, err, "clEnqueueReadImage (map)");
+    default: return done(CL_INVALID_OPERATION);
+  }
+}
+
+IssueResult issueUnmap(Command *cmd) {
+  _cl_mem *m = cmd->src;
+  if (m->isImage()) {
+    if (!(cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))) {
+      std::free(cmd->mapped);
+      return done();
+    }
+    DeviceSlot &q = cmd->q->ctx->slots[cmd->slot];
+    cl_int err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
+                                                  cmd->region, cmd->srcRow, cmd->srcSlice,
+                                                  cmd->mapped, 0, nullptr, &cmd->real);
+    cmd->freeAfter = cmd->mapped;
+    return issued(cmd, err, "clEnqueueWriteImage (unmap)");
+  }
+  if (cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {
+    Range r{m->origin + cmd->srcOff, m->origin + cmd->srcOff + cmd->size};
+    wrote(*rootOf(m)->store, r, -1);
+  }
+  return done();
+}
+
+}  // namespace
+
+IssueResult issueCommand(Runtime &rt, Command *cmd) {
+  (void)rt;
+  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
+  cmd->staging.clear();
+  if (cmd->stagingError) return done(cmd->stagingError);
+  _cl_context *ctx = cmd->q->ctx;
+  if (cmd->slot < 0) cmd->slot = chooseSlot(rt, cmd);
+  switch (cmd->kind) {
+    case CmdKind::Kernel:
+      if (cmd->slot < 0) return done(CL_INVALID_OPERATION);
+      return issueKernel(cmd);
+    case CmdKind::Read: {
+      BufferStore &st = *rootOf(cmd->src)->store;
+      Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
+      if (!ensureHost(ctx, st, r, cmd)) return staging();
+      std::memcpy(cmd->ptr, st.home + r.begin, cmd->size);
+      return done();
+    }
+    case CmdKind::Write: {
+      BufferStore &st = *rootOf(cmd->dst)->store;
+      Range r{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
+      if (waitFills(st, r, cmd)) return staging();
+      std::memcpy(st.home + r.begin, cmd->ptr, cmd->size);
+      wrote(st, r, -1);
+      return done();
+    }
+    case CmdKind::Copy: return issueCopy(cmd);
+    case CmdKind::Fill: return issueFill(cmd);
+    case CmdKind::ReadRect:
+    case CmdKind::WriteRect:
+    case CmdKind::CopyRect: return issueRect(cmd);
+    case CmdKind::Map: {
+      BufferStore &st = *rootOf(cmd->src)->store;
+      Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
+      bool ready = (cmd->mapFlags & (CL_MAP_READ | CL_MAP_WRITE)) ? ensureHost(ctx, st, r, cmd)
+                                                                 : !waitFills(st, r, cmd);
+      return ready ? done() : staging();
+    }
+    case CmdKind::Unmap: return issueUnmap(cmd);
+    case CmdKind::Migrate: {
+      bool ready = true;
+      for (_cl_mem *m : cmd->migrate) {
+        if (m->isImage()) continue;
+        BufferStore &st = *rootOf(m)->store;
+        if (cmd->migrateFlags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) {
+          if (!waitFills(st, m->range(), cmd)) wrote(st, m->range(), -1);
+          else ready = false;
+        } else if (cmd->migrateFlags & CL_MIGRATE_MEM_OBJECT_HOST) {
+          ready &= ensureHost(ctx, st, m->range(), cmd);
+        }
+      }
+      return ready ? done() : staging();
+    }
+    case CmdKind::Marker: return done();
+    case CmdKind::ImageRead: case CmdKind::ImageWrite: case CmdKind::ImageCopy:
+    case CmdKind::ImageFill: case CmdKind::ImageToBuffer: case CmdKind::BufferToImage:
+    case CmdKind::ImageMap:
+      if (cmd->slot < 0) return done(CL_INVALID_OPERATION);
+      return issueImage(cmd);
+  }
+  return done(CL_INVALID_OPERATION);
+}
+
+bool stagingComplete(Runtime &, Command *cmd) {
+  for (cl_event e : cmd->staging) {
+    cl_int st = eventStatus(e);
+    if (st > CL_COMPLETE) return false;
+    if (st < 0) cmd->stagingError = st;
+  }
+  return true;
+}
+
+cl_int collectRealCompletion(Runtime &, Command *cmd) {
+  cl_int status = CL_COMPLETE;
+  if (cmd->freeAfter) std::free(cmd->freeAfter), cmd->freeAfter = nullptr;
+  if (!cmd->real) return CL_SUCCESS;
+  cl_event e = cmd->real;
+  cmd->real = nullptr;
+  status = eventStatus(e);
+  if (status < 0) {
+    TUTTI_LOG(Error, "%s: command failed on the device: %s",
+              slotOf(cmd, cmd->slot).dev->label().c_str(), clErrorName(status));
+  }
+  cl_ulong start = 0, end = 0;
+  const cl_icd_dispatch &d = icd(e);
+  if (d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
+          CL_SUCCESS &&
+      d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
+          CL_SUCCESS &&
+      end >= start && cmd->slot >= 0) {
+    DeviceSlot &ds = slotOf(cmd, cmd->slot);
+    // Device clocks have their own origin: estimate the offset to ours from the
+    // earliest possible completion (callback latency only ever adds).
+    int64_t off = int64_t(nowNs()) - int64_t(end);
+    if (ds.clockOffsetNs == INT64_MIN || off < ds.clockOffsetNs) ds.clockOffsetNs = off;
+    uint64_t hs = uint64_t(int64_t(start) + ds.clockOffsetNs);
+    uint64_t he = uint64_t(int64_t(end) + ds.clockOffsetNs);
+    _cl_event *ev = cmd->ev;
+    if (ev->tSubmit && hs < ev->tSubmit) {
+      he += ev->tSubmit - hs;
+      hs = ev->tSubmit;
+    }
+    ev->tStart = hs;
+    ev->tEnd = he;
+    if (cmd->kind == CmdKind::Kernel) {
+      ++ds.dev->counters.kernels;
+      ds.dev->counters.kernelNs += end - start;
+      double wi = 1;
+      for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
+      recordKernelTime(cmd->kernel, cmd->slot, wi, end - start);
+    }
+  } else if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
+    ++slotOf(cmd, cmd->slot).dev->counters.kernels;
+  }
+  d.clReleaseEvent(e);
+  return status < 0 ? status : CL_SUCCESS;
+}
+
+}  // namespace tutti

@@ -1,0 +1,44 @@
+// execute.h - turning a virtual command into real driver commands and host copies.
+#pragma once
+#include "runtime.h"
+
+namespace tutti {
+
+struct IssueResult {
+  enum Kind { Issued, Staging, Done } kind;
+  cl_int status = CL_SUCCESS;
+};
+
+// Issues cmd on its device or runs it on the host (runtime lock held).
+IssueResult issueCommand(Runtime &rt, Command *cmd);
+// True when every device->host copy cmd waited for has landed.
+bool stagingComplete(Runtime &rt, Command *cmd);
+// Reads status, timing and counters of a finished real command; releases its event.
+cl_int collectRealCompletion(Runtime &rt, Command *cmd);
+
+// Placement: the backing-device slot a command would run on (-1: host or none).
+int chooseSlot(Runtime &rt, Command *cmd);
+// Placement error for a kernel no device can take (CL_SUCCESS if one can).
+cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why);
+
+// Whether a kernel may write a memory argument (conservative until the compiler's
+// access analysis lands: any non-const global pointer to a writable buffer).
+bool kernelMayWrite(_cl_kernel *k, size_t arg, _cl_mem *m);
+
+// Memory objects (memory.cpp).
+cl_int createStore(_cl_mem *m, void *hostPtr);
+cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot
+cl_mem realImage(_cl_mem *m, cl_int *err);
+void destroyMem(Runtime &rt, _cl_mem *m);
+void destroyKernel(Runtime &rt, _cl_kernel *k);
+void destroyProgram(Runtime &rt, _cl_program *p);
+void destroyQueue(Runtime &rt, _cl_command_queue *q);
+void destroySampler(Runtime &rt, _cl_sampler *s);
+void destroyContext(Runtime &rt, _cl_context *c);
+cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err);
+int imageSlot(_cl_context *ctx);  // the device images live on (-1: none supports images)
+
+// Records a kernel's measured time on a slot, for placement.
+void recordKernelTime(_cl_kernel *k, int slot, double workItems, uint64_t ns);
+
+}  // namespace tutti

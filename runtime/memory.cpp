@@ -1,0 +1,210 @@
+// memory.cpp - host homes, device replicas, and the end of every object's life.
+#include <cstdlib>
+#include <cstring>
+
+#include "backend.h"
+#include "execute.h"
+#include "icd.h"
+#include "log.h"
+#include "settings.h"
+
+namespace tutti {
+
+namespace {
+
+// A GPU slot whose driver should provide pinned host memory, or -1.
+int pinnedSlot(_cl_context *ctx) {
+  const std::string &mode = settings().pinned;
+  if (mode == "off") return -1;
+  for (size_t i = 0; i < ctx->slots.size(); ++i)
+    if (ctx->slots[i].dev->isGpu() || mode == "on") return int(i);
+  return -1;
+}
+
+}  // namespace
+
+cl_int createStore(_cl_mem *m, void *hostPtr) {
+  auto st = std::make_shared<BufferStore>();
+  st->size = m->size;
+  size_t n = m->ctx->slots.size();
+  st->devValid.resize(n);
+  st->devBuf.assign(n, nullptr);
+  if (m->flags & CL_MEM_USE_HOST_PTR) {
+    st->home = static_cast<char *>(hostPtr);
+    st->homeIsUser = true;
+  } else {
+    int ps = pinnedSlot(m->ctx);
+    if (ps >= 0) {
+      DeviceSlot &s = m->ctx->slots[ps];
+      cl_int err = CL_SUCCESS;
+      cl_mem b = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
+                                           m->size, nullptr, &err);
+      void *p = nullptr;
+      if (b && err == CL_SUCCESS)
+        p = icd(s.queue).clEnqueueMapBuffer(s.queue, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                            m->size, 0, nullptr, nullptr, &err);
+      if (p && err == CL_SUCCESS) {
+        st->home = static_cast<char *>(p);
+        st->pinnedBuf = b;
+        st->pinnedQueue = s.queue;
+      } else {
+        if (b) icd(b).clReleaseMemObject(b);
+        TUTTI_LOG(Info, "no pinned memory from %s (%s); using pageable memory",
+                  s.dev->label().c_str(), clErrorName(err));
+      }
+    }
+    if (!st->home) {
+      void *p = nullptr;
+      if (posix_memalign(&p, 4096, m->size ? m->size : 1) != 0) return CL_OUT_OF_HOST_MEMORY;
+      st->home = static_cast<char *>(p);
+    }
+    if (m->flags & CL_MEM_COPY_HOST_PTR) std::memcpy(st->home, hostPtr, m->size);
+  }
+  st->hostValid.add({0, m->size});
+  m->store = st;
+  return CL_SUCCESS;
+}
+
+cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err) {
+  *err = CL_SUCCESS;
+  _cl_mem *root = m->parent ? m->parent : m;
+  BufferStore &st = *root->store;
+  DeviceSlot &s = root->ctx->slots[slot];
+  if (!st.devBuf[slot]) {
+    st.devBuf[slot] = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, st.size, nullptr, err);
+    if (*err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clCreateBuffer(%zu bytes) failed: %s", s.dev->label().c_str(),
+                st.size, clErrorName(*err));
+      st.devBuf[slot] = nullptr;
+      return nullptr;
+    }
+  }
+  if (!m->parent) return st.devBuf[slot];
+  if (m->subReal.empty()) m->subReal.assign(root->ctx->slots.size(), nullptr);
+  if (!m->subReal[slot]) {
+    cl_buffer_region reg{m->origin, m->size};
+    m->subReal[slot] = icd(st.devBuf[slot]).clCreateSubBuffer(
+        st.devBuf[slot], CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg, err);
+    if (*err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clCreateSubBuffer(origin %zu, size %zu) failed: %s",
+                s.dev->label().c_str(), m->origin, m->size, clErrorName(*err));
+      m->subReal[slot] = nullptr;
+    }
+  }
+  return m->subReal[slot];
+}
+
+cl_mem realImage(_cl_mem *m, cl_int *err) {
+  *err = m->realImage ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
+  return m->realImage;
+}
+
+int imageSlot(_cl_context *ctx) {
+  int best = -1;
+  for (size_t i = 0; i < ctx->slots.size(); ++i) {
+    BackingDevice *d = ctx->slots[i].dev;
+    if (d->imageSupport && (best < 0 || d->strength() > ctx->slots[best].dev->strength()))
+      best = int(i);
+  }
+  return best;
+}
+
+cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err) {
+  *err = CL_SUCCESS;
+  if (s->real.empty()) s->real.assign(s->ctx->slots.size(), nullptr);
+  if (!s->real[slot]) {
+    cl_context c = s->ctx->slots[slot].ctx;
+    s->real[slot] = icd(c).clCreateSampler(c, s->normalized, s->addressing, s->filter, err);
+  }
+  return s->real[slot];
+}
+
+void destroyMem(Runtime &rt, _cl_mem *m) {
+  // Destructor callbacks run in reverse order of registration, after the memory is gone.
+  auto cbs = m->destructorCallbacks;
+  cl_mem handle = m;
+  if (m->parent) {
+    for (cl_mem r : m->subReal)
+      if (r) icd(r).clReleaseMemObject(r);
+    rt.release(m->parent);
+  } else if (m->store) {
+    BufferStore &st = *m->store;
+    for (auto &f : st.pendingFills) icd(f.ev).clReleaseEvent(f.ev);
+    for (cl_mem b : st.devBuf)
+      if (b) icd(b).clReleaseMemObject(b);
+    if (st.pinnedBuf) {
+      icd(st.pinnedQueue).clEnqueueUnmapMemObject(st.pinnedQueue, st.pinnedBuf, st.home, 0,
+                                                  nullptr, nullptr);
+      icd(st.pinnedBuf).clReleaseMemObject(st.pinnedBuf);
+    } else if (!st.homeIsUser) {
+      std::free(st.home);
+    }
+  }
+  if (m->realImage) icd(m->realImage).clReleaseMemObject(m->realImage);
+  _cl_context *ctx = m->ctx;
+  delete m;
+  rt.release(ctx);
+  for (auto it = cbs.rbegin(); it != cbs.rend(); ++it) {
+    auto fn = reinterpret_cast<void(CL_CALLBACK *)(cl_mem, void *)>(it->fn);
+    void *user = it->user;
+    rt.afterUnlock([fn, handle, user] { fn(handle, user); });
+  }
+}
+
+void destroySampler(Runtime &rt, _cl_sampler *s) {
+  for (cl_sampler r : s->real)
+    if (r) icd(r).clReleaseSampler(r);
+  _cl_context *ctx = s->ctx;
+  delete s;
+  rt.release(ctx);
+}
+
+void destroyKernel(Runtime &rt, _cl_kernel *k) {
+  for (cl_kernel r : k->real)
+    if (r) icd(r).clReleaseKernel(r);
+  _cl_program *p = k->program;
+  --p->kernelsAttached;
+  delete k;
+  rt.release(p);
+}
+
+void destroyProgram(Runtime &rt, _cl_program *p) {
+  for (auto &s : p->slots)
+    if (s.prog) icd(s.prog).clReleaseProgram(s.prog);
+  auto cbs = p->releaseCallbacks;
+  cl_program handle = p;
+  _cl_context *ctx = p->ctx;
+  delete p;
+  rt.release(ctx);
+  for (auto it = cbs.rbegin(); it != cbs.rend(); ++it) {
+    auto fn = reinterpret_cast<void(CL_CALLBACK *)(cl_program, void *)>(it->fn);
+    void *user = it->user;
+    rt.afterUnlock([fn, handle, user] { fn(handle, user); });
+  }
+}
+
+void destroyQueue(Runtime &rt, _cl_command_queue *q) {
+  _cl_context *ctx = q->ctx;
+  delete q;
+  rt.release(ctx);
+}
+
+void destroyContext(Runtime &rt, _cl_context *c) {
+  for (auto &s : c->slots) {
+    if (s.queue) {
+      icd(s.queue).clFinish(s.queue);
+      icd(s.queue).clReleaseCommandQueue(s.queue);
+    }
+    if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
+  }
+  auto cbs = c->destructorCallbacks;
+  cl_context handle = c;
+  delete c;
+  for (auto it = cbs.rbegin(); it != cbs.rend(); ++it) {
+    auto fn = reinterpret_cast<void(CL_CALLBACK *)(cl_context, void *)>(it->fn);
+    void *user = it->user;
+    rt.afterUnlock([fn, handle, user] { fn(handle, user); });
+  }
+}
+
+}  // namespace tutti

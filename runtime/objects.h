@@ -1,0 +1,232 @@
+// objects.h - the virtual OpenCL objects Tutti hands to applications.
+//
+// Every object starts with the ICD dispatch pointer (ObjectHeader is the first and only
+// base, and no object has virtual functions), so the handles work under an ICD loader.
+// All mutable runtime state is guarded by the runtime lock (runtime.h); the one
+// exception is the completion inbox that driver callbacks write to.
+#pragma once
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interval_set.h"
+
+extern "C" CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *,
+                                                                  cl_uint *);
+
+namespace tutti {
+
+enum class ObjType : uint8_t { Platform, Device, Context, Queue, Mem, Program, Kernel, Event, Sampler };
+
+const cl_icd_dispatch *dispatchTable();  // built in interpose/ from the entry-point table
+
+struct BackingDevice;
+struct Command;
+
+struct ObjectHeader {
+  const cl_icd_dispatch *dispatch;
+  ObjType objType;
+  cl_uint refs = 1;      // the application's references (CL_*_REFERENCE_COUNT)
+  cl_uint internal = 0;  // Tutti's own references (pending commands, children)
+  explicit ObjectHeader(ObjType t) : dispatch(dispatchTable()), objType(t) {}
+};
+
+bool isOwnPlatform(cl_platform_id p);
+
+}  // namespace tutti
+
+struct _cl_platform_id : tutti::ObjectHeader {
+  _cl_platform_id() : ObjectHeader(tutti::ObjType::Platform) {}
+};
+
+struct _cl_device_id : tutti::ObjectHeader {
+  _cl_device_id() : ObjectHeader(tutti::ObjType::Device) {}
+};
+
+namespace tutti {
+
+// A backing device as one virtual context sees it: its own real context and queue.
+struct DeviceSlot {
+  BackingDevice *dev = nullptr;
+  cl_context ctx = nullptr;
+  cl_command_queue queue = nullptr;  // in-order, profiling
+  int64_t clockOffsetNs = INT64_MIN;  // host ns = device ns + offset (min seen)
+};
+
+struct Callback {
+  void(CL_CALLBACK *fn)(void *) = nullptr;  // cast to the right signature at call
+  void *user = nullptr;
+  cl_int type = 0;  // event callbacks: the status that triggers it
+};
+
+}  // namespace tutti
+
+struct _cl_context : tutti::ObjectHeader {
+  _cl_context() : ObjectHeader(tutti::ObjType::Context) {}
+  std::vector<cl_context_properties> props;
+  void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *) = nullptr;
+  void *notifyData = nullptr;
+  std::vector<tutti::DeviceSlot> slots;
+  std::vector<tutti::Callback> destructorCallbacks;
+};
+
+namespace tutti {
+
+// The bytes behind a buffer and its sub-buffers: the host home and the replicas.
+struct BufferStore {
+  size_t size = 0;
+  char *home = nullptr;
+  bool homeIsUser = false;                  // CL_MEM_USE_HOST_PTR: home is the app's memory
+  cl_mem pinnedBuf = nullptr;               // GPU buffer whose mapping is `home` (pinned)
+  cl_command_queue pinnedQueue = nullptr;
+  IntervalSet hostValid;
+  std::vector<IntervalSet> devValid;        // per backing device (context slot)
+  std::vector<cl_mem> devBuf;               // real buffer per device, created on demand
+  struct Fill { Range r; cl_event ev; };    // device->host copies still in flight
+  std::vector<Fill> pendingFills;
+};
+
+struct Mapping {
+  void *ptr;
+  size_t offset, size;
+  cl_map_flags flags;
+  size_t origin[3] = {0, 0, 0}, region[3] = {0, 0, 0};  // images: mapped region
+  size_t row = 0, slice = 0;                            //   and its host pitches
+};
+
+}  // namespace tutti
+
+struct _cl_mem : tutti::ObjectHeader {
+  _cl_mem() : ObjectHeader(tutti::ObjType::Mem) {}
+  _cl_context *ctx = nullptr;
+  cl_mem_object_type memType = CL_MEM_OBJECT_BUFFER;
+  cl_mem_flags flags = 0;
+  size_t size = 0;
+  void *hostPtr = nullptr;
+  std::vector<cl_mem_properties> props;
+  // Sub-buffers share the parent's store at an offset.
+  _cl_mem *parent = nullptr;
+  size_t origin = 0;
+  std::shared_ptr<tutti::BufferStore> store;
+  std::vector<cl_mem> subReal;  // buffers: real sub-buffer per device (sub-buffers only)
+  // Images live on one device.
+  cl_image_format format{};
+  cl_image_desc desc{};
+  int imageSlot = -1;
+  cl_mem realImage = nullptr;
+  size_t elementSize = 0;
+  std::vector<tutti::Mapping> maps;
+  std::vector<tutti::Callback> destructorCallbacks;
+  tutti::Range range() const { return {origin, origin + size}; }
+  bool isImage() const { return memType != CL_MEM_OBJECT_BUFFER; }
+};
+
+struct _cl_sampler : tutti::ObjectHeader {
+  _cl_sampler() : ObjectHeader(tutti::ObjType::Sampler) {}
+  _cl_context *ctx = nullptr;
+  cl_bool normalized = CL_TRUE;
+  cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
+  cl_filter_mode filter = CL_FILTER_NEAREST;
+  std::vector<cl_sampler_properties> props;
+  std::vector<cl_sampler> real;  // per slot, on demand
+};
+
+namespace tutti {
+
+struct ProgramSlot {
+  cl_program prog = nullptr;
+  cl_build_status status = CL_BUILD_NONE;
+  std::string log;
+  cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+};
+
+}  // namespace tutti
+
+struct _cl_program : tutti::ObjectHeader {
+  _cl_program() : ObjectHeader(tutti::ObjType::Program) {}
+  _cl_context *ctx = nullptr;
+  std::string source;
+  std::string options;  // of the last build/compile/link
+  bool fromBinary = false;
+  bool building = false;
+  std::vector<tutti::ProgramSlot> slots;
+  std::vector<std::string> kernelNames;
+  cl_uint kernelsAttached = 0;  // kernels alive: the program cannot be rebuilt
+  std::vector<tutti::Callback> releaseCallbacks;
+};
+
+namespace tutti {
+
+struct ArgInfo {
+  cl_kernel_arg_address_qualifier addr = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
+  cl_kernel_arg_type_qualifier typeQual = 0;
+  std::string typeName, name;
+  bool isImage() const;
+  bool isSampler() const { return typeName == "sampler_t"; }
+  bool isPointer() const { return addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT; }
+};
+
+struct ArgValue {
+  enum Kind : uint8_t { Unset, Bytes, Mem, Local, Sampler } kind = Unset;
+  std::vector<unsigned char> bytes;  // Bytes
+  size_t localSize = 0;              // Local
+  _cl_mem *mem = nullptr;            // Mem (nullptr = NULL buffer)
+  _cl_sampler *sampler = nullptr;
+};
+
+}  // namespace tutti
+
+struct _cl_kernel : tutti::ObjectHeader {
+  _cl_kernel() : ObjectHeader(tutti::ObjType::Kernel) {}
+  _cl_program *program = nullptr;
+  std::string name;
+  std::vector<cl_kernel> real;  // per program slot (nullptr where not built)
+  std::vector<tutti::ArgInfo> argInfo;
+  std::vector<tutti::ArgValue> args;
+  std::string attributes;
+};
+
+namespace tutti {
+
+enum class CmdKind : uint8_t {
+  Kernel, Read, Write, Copy, Fill, ReadRect, WriteRect, CopyRect, Map, Unmap, Migrate,
+  Marker, ImageRead, ImageWrite, ImageCopy, ImageFill, ImageToBuffer, BufferToImage, ImageMap
+};
+
+}  // namespace tutti
+
+struct _cl_event : tutti::ObjectHeader {
+  _cl_event() : ObjectHeader(tutti::ObjType::Event) {}
+  _cl_context *ctx = nullptr;
+  struct _cl_command_queue *queue = nullptr;  // nullptr for user events
+  cl_command_type cmdType = CL_COMMAND_USER;
+  cl_int status = CL_QUEUED;     // app-visible execution status
+  bool done = false;             // work finished (data may be used), maybe not yet reported
+  cl_int failure = 0;            // negative when the command failed
+  tutti::Command *cmd = nullptr;  // while pending
+  cl_ulong tQueued = 0, tSubmit = 0, tStart = 0, tEnd = 0, tComplete = 0;
+  std::vector<tutti::Callback> callbacks;
+  std::vector<tutti::Command *> waiters;  // commands that wait for this event
+  int device = -1;                         // slot that ran the kernel
+};
+
+struct _cl_command_queue : tutti::ObjectHeader {
+  _cl_command_queue() : ObjectHeader(tutti::ObjType::Queue) {}
+  _cl_context *ctx = nullptr;
+  cl_command_queue_properties props = 0;
+  std::vector<cl_queue_properties> propArray;
+  bool inOrder() const { return !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
+  bool profiling() const { return props & CL_QUEUE_PROFILING_ENABLE; }
+  std::deque<tutti::Command *> held;     // not yet released to the scheduler (batch mode)
+  std::deque<_cl_event *> inFlight;      // enqueued, not yet complete, in enqueue order
+  // Dependency tracking: accesses since the last barrier.
+  struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };
+  std::vector<Access> accesses;
+  _cl_event *lastBarrier = nullptr;
+};

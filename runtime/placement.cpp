@@ -1,0 +1,136 @@
+// placement.cpp - which backing device runs a whole kernel (TUTTI_PLACEMENT).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "backend.h"
+#include "execute.h"
+#include "log.h"
+#include "settings.h"
+
+namespace tutti {
+
+namespace {
+
+struct Throughput {
+  double workItems = 0, ns = 0;
+};
+// Per kernel (program + name), per slot: what was measured so far.
+std::map<std::pair<const void *, std::string>, std::map<int, Throughput>> g_measured;
+unsigned g_roundRobin = 0;
+
+bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
+  if (!k->real[slot]) return false;
+  BackingDevice *d = k->program->ctx->slots[slot].dev;
+  std::set<_cl_mem *> roots;
+  for (auto &a : args)
+    if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage())
+      roots.insert(a.mem->parent ? a.mem->parent : a.mem);
+  cl_ulong total = 0;
+  for (_cl_mem *m : roots) {
+    if (d->maxAlloc && m->size > d->maxAlloc) return false;
+    total += m->size;
+  }
+  return !d->globalMem || total <= d->globalMem;
+}
+
+int forcedImageSlot(_cl_kernel *k, const std::vector<ArgValue> &args) {
+  for (auto &a : args)
+    if (a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) return a.mem->imageSlot;
+  (void)k;
+  return -1;
+}
+
+std::vector<int> candidates(_cl_kernel *k, const std::vector<ArgValue> &args) {
+  std::vector<int> c;
+  int img = forcedImageSlot(k, args);
+  for (int s = 0; s < int(k->real.size()); ++s)
+    if ((img < 0 || s == img) && fits(k, args, s)) c.push_back(s);
+  return c;
+}
+
+}  // namespace
+
+bool ArgInfo::isImage() const {
+  return typeName.rfind("image", 0) == 0;
+}
+
+bool kernelMayWrite(_cl_kernel *k, size_t arg, _cl_mem *m) {
+  if (m->isImage()) return !(m->flags & CL_MEM_READ_ONLY);
+  if (m->flags & CL_MEM_READ_ONLY) return false;  // a kernel writing it is undefined
+  if (arg < k->argInfo.size()) {
+    const ArgInfo &ai = k->argInfo[arg];
+    if (ai.addr == CL_KERNEL_ARG_ADDRESS_CONSTANT) return false;
+    if (ai.typeQual & CL_KERNEL_ARG_TYPE_CONST) return false;
+  }
+  return true;
+}
+
+void recordKernelTime(_cl_kernel *k, int slot, double workItems, uint64_t ns) {
+  auto &t = g_measured[{k->program, k->name}][slot];
+  t.workItems += workItems;
+  t.ns += double(ns);
+}
+
+cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why) {
+  if (!candidates(k, args).empty()) return CL_SUCCESS;
+  bool built = std::any_of(k->real.begin(), k->real.end(), [](cl_kernel r) { return r; });
+  if (!built) {
+    why = "kernel '" + k->name + "' is not built for any backing device";
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  why = "kernel '" + k->name +
+        "' cannot be placed: its buffers exceed the memory of every backing device "
+        "(virtual GPU memory is not available yet)";
+  return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+int chooseSlot(Runtime &, Command *cmd) {
+  if (cmd->slot >= 0) return cmd->slot;
+  switch (cmd->kind) {
+    case CmdKind::Kernel: break;
+    case CmdKind::ImageRead: case CmdKind::ImageWrite: case CmdKind::ImageCopy:
+    case CmdKind::ImageFill: case CmdKind::ImageToBuffer: case CmdKind::ImageMap:
+      return cmd->slot = cmd->src && cmd->src->isImage() ? cmd->src->imageSlot : cmd->dst->imageSlot;
+    case CmdKind::BufferToImage: return cmd->slot = cmd->dst->imageSlot;
+    case CmdKind::Unmap:
+      return cmd->src->isImage() ? (cmd->slot = cmd->src->imageSlot) : -1;
+    default: return -1;  // host-side commands
+  }
+  _cl_kernel *k = cmd->kernel;
+  std::vector<int> c = candidates(k, cmd->args);
+  if (c.empty()) return -1;
+  const Settings &s = settings();
+  int slot = -1;
+  if (s.placement.rfind("device:", 0) == 0) {
+    int want = std::stoi(s.placement.substr(7));
+    if (std::find(c.begin(), c.end(), want) != c.end()) slot = want;
+    else {
+      TUTTI_LOG(Warn, "TUTTI_PLACEMENT=%s: kernel '%s' cannot run there; using device %d",
+                s.placement.c_str(), k->name.c_str(), c.front());
+      slot = c.front();
+    }
+  } else if (s.placement == "roundrobin") {
+    slot = c[g_roundRobin++ % c.size()];
+  } else {
+    // auto: the best throughput measured for this kernel, else the strongest device.
+    double best = -1;
+    auto it = g_measured.find({k->program, k->name});
+    if (it != g_measured.end())
+      for (int cs : c) {
+        auto m = it->second.find(cs);
+        if (m == it->second.end() || m->second.ns <= 0) continue;
+        double tp = m->second.workItems / m->second.ns;
+        if (tp > best) best = tp, slot = cs;
+      }
+    if (slot < 0) {
+      for (int cs : c)
+        if (slot < 0 || k->program->ctx->slots[cs].dev->strength() >
+                            k->program->ctx->slots[slot].dev->strength())
+          slot = cs;
+    }
+  }
+  return cmd->slot = slot;
+}
+
+}  // namespace tutti

@@ -1,0 +1,425 @@
+// runtime.cpp - object lifetime, event status, dependency graph and the dispatcher.
+#include "runtime.h"
+
+#include <time.h>
+
+#include <algorithm>
+
+#include "execute.h"
+#include "icd.h"
+#include "log.h"
+#include "settings.h"
+
+namespace tutti {
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+Runtime &runtime() {
+  static Runtime *r = new Runtime();  // never destroyed: drivers may call back at exit
+  return *r;
+}
+
+namespace {
+thread_local std::vector<std::function<void()>> t_afterUnlock;
+
+bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
+}  // namespace
+
+void Runtime::afterUnlock(std::function<void()> fn) { t_afterUnlock.push_back(std::move(fn)); }
+
+void Runtime::runAfterUnlock() {
+  while (!t_afterUnlock.empty()) {
+    auto batch = std::move(t_afterUnlock);
+    t_afterUnlock.clear();
+    for (auto &f : batch) f();
+  }
+}
+
+void Runtime::startThreads() {
+  if (started_) return;
+  started_ = true;
+  dispatcher_ = std::thread([this] { dispatcherLoop(); });
+  notifier_ = std::thread([this] { notifierLoop(); });
+  dispatcher_.detach();
+  notifier_.detach();
+}
+
+void Runtime::notify(std::function<void()> fn) {
+  std::lock_guard<std::mutex> g(notifyMu_);
+  notifyQ_.push_back(std::move(fn));
+  notifyCv_.notify_one();
+}
+
+void Runtime::notifierLoop() {
+  for (;;) {
+    std::function<void()> fn;
+    {
+      std::unique_lock<std::mutex> g(notifyMu_);
+      notifyCv_.wait(g, [&] { return !notifyQ_.empty(); });
+      fn = std::move(notifyQ_.front());
+      notifyQ_.pop_front();
+    }
+    fn();
+  }
+}
+
+void Runtime::postCompletion(Command *cmd) {
+  std::lock_guard<std::mutex> g(inboxMu_);
+  inbox_.push_back(cmd);
+  inboxCv_.notify_one();
+}
+
+void Runtime::postRetry() {
+  std::lock_guard<std::mutex> g(inboxMu_);
+  retry_ = true;
+  inboxCv_.notify_one();
+}
+
+void Runtime::dispatcherLoop() {
+  for (;;) {
+    std::vector<Command *> done;
+    bool retry;
+    {
+      std::unique_lock<std::mutex> g(inboxMu_);
+      inboxCv_.wait(g, [&] { return !inbox_.empty() || retry_; });
+      done.swap(inbox_);
+      retry = retry_;
+      retry_ = false;
+    }
+    ApiLock lock;
+    for (Command *cmd : done) {
+      cl_int st = collectRealCompletion(*this, cmd);
+      finish(cmd, st);
+    }
+    if (retry) retryStaging();
+  }
+}
+
+// ---------------------------------------------------------------- lifetime
+
+_cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
+  auto *ev = new _cl_event();
+  ev->ctx = ctx;
+  ev->queue = q;
+  ev->cmdType = type;
+  ev->tQueued = nowNs();
+  add(ev, ObjType::Event);
+  retain(ctx);
+  if (q) retain(q);
+  return ev;
+}
+
+void Runtime::releaseApp(ObjectHeader *o) {
+  if (o->refs == 0) return;
+  if (--o->refs == 0) {
+    remove(o);  // the handle is no longer valid for the app
+    if (o->internal == 0) destroy(o);
+  }
+}
+
+void Runtime::release(ObjectHeader *o) {
+  if (o->internal == 0) return;
+  if (--o->internal == 0 && o->refs == 0) destroy(o);
+}
+
+void Runtime::destroy(ObjectHeader *o) {
+  switch (o->objType) {
+    case ObjType::Event: {
+      auto *ev = static_cast<_cl_event *>(o);
+      if (ev->queue) release(ev->queue);
+      release(ev->ctx);
+      delete ev;
+      break;
+    }
+    case ObjType::Mem: destroyMem(*this, static_cast<_cl_mem *>(o)); break;
+    case ObjType::Kernel: destroyKernel(*this, static_cast<_cl_kernel *>(o)); break;
+    case ObjType::Program: destroyProgram(*this, static_cast<_cl_program *>(o)); break;
+    case ObjType::Queue: destroyQueue(*this, static_cast<_cl_command_queue *>(o)); break;
+    case ObjType::Sampler: destroySampler(*this, static_cast<_cl_sampler *>(o)); break;
+    case ObjType::Context: destroyContext(*this, static_cast<_cl_context *>(o)); break;
+    case ObjType::Platform:
+    case ObjType::Device: break;  // static
+  }
+}
+
+// ---------------------------------------------------------------- events
+
+void Runtime::setStatus(_cl_event *ev, cl_int status) {
+  if (ev->status == status || ev->status <= CL_COMPLETE) return;
+  cl_int old = ev->status;
+  ev->status = status;
+  uint64_t t = nowNs();
+  if (status <= CL_SUBMITTED && !ev->tSubmit) ev->tSubmit = t;
+  if (status <= CL_RUNNING && !ev->tStart) ev->tStart = t;
+  if (status <= CL_COMPLETE) {
+    if (!ev->tEnd) ev->tEnd = t;
+    ev->tComplete = t;
+  }
+  // Callbacks registered for a state fire once that state (or a later one) is reached.
+  for (auto &cb : ev->callbacks) {
+    if (cb.fn && cb.type >= status && cb.type < old) {
+      auto fn = reinterpret_cast<void(CL_CALLBACK *)(cl_event, cl_int, void *)>(cb.fn);
+      void *user = cb.user;
+      cl_int reported = status < 0 ? status : cb.type;
+      retain(ev);
+      notify([this, fn, ev, reported, user] {
+        fn(ev, reported, user);
+        ApiLock l;
+        release(ev);
+      });
+      cb.fn = nullptr;
+    }
+  }
+  if (status <= CL_COMPLETE) done.notify_all();
+}
+
+void Runtime::complete(_cl_event *ev, cl_int status) {
+  setStatus(ev, status < 0 ? status : CL_COMPLETE);
+}
+
+void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
+  ev->done = true;
+  complete(ev, status);
+  auto waiters = std::move(ev->waiters);
+  ev->waiters.clear();
+  for (Command *w : waiters) {
+    if (w->unmetDeps) --w->unmetDeps;
+    tryStart(w);
+  }
+}
+
+cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) {
+  for (auto *e : evs) retain(e);
+  for (auto *e : evs)
+    if (e->queue) flush(e->queue);
+  done.wait(lk, [&] {
+    return std::all_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status <= CL_COMPLETE; });
+  });
+  bool failed = std::any_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status < 0; });
+  for (auto *e : evs) release(e);
+  return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+// ---------------------------------------------------------------- graph
+
+namespace {
+// What a command reads and writes, for ordering inside an in-order queue.
+void accessesOf(const Command *c, std::vector<_cl_command_queue::Access> &out) {
+  auto add = [&](_cl_mem *m, bool write, Range r) {
+    if (!m) return;
+    _cl_mem *root = m->parent ? m->parent : m;
+    out.push_back({root, r, write, nullptr});
+  };
+  auto whole = [](_cl_mem *m) { return m->isImage() ? Range{0, 1} : m->range(); };
+  switch (c->kind) {
+    case CmdKind::Kernel:
+      for (size_t i = 0; i < c->args.size(); ++i)
+        if (c->args[i].kind == ArgValue::Mem && c->args[i].mem)
+          add(c->args[i].mem, kernelMayWrite(c->kernel, i, c->args[i].mem), whole(c->args[i].mem));
+      break;
+    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::ImageRead:
+      add(c->src, false, whole(c->src)); break;
+    case CmdKind::Write: case CmdKind::WriteRect: case CmdKind::Fill:
+    case CmdKind::ImageWrite: case CmdKind::ImageFill:
+      add(c->dst, true, whole(c->dst)); break;
+    case CmdKind::Copy: case CmdKind::CopyRect: case CmdKind::ImageCopy:
+    case CmdKind::ImageToBuffer: case CmdKind::BufferToImage:
+      add(c->src, false, whole(c->src));
+      add(c->dst, true, whole(c->dst));
+      break;
+    case CmdKind::Map: case CmdKind::ImageMap:
+      add(c->src, c->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION), whole(c->src)); break;
+    case CmdKind::Unmap:
+      add(c->src, true, whole(c->src)); break;
+    case CmdKind::Migrate:
+      for (auto *m : c->migrate) add(m, true, whole(m));
+      break;
+    case CmdKind::Marker: break;
+  }
+}
+}  // namespace
+
+void Runtime::dependencies(Command *cmd, std::vector<_cl_event *> &deps) {
+  _cl_command_queue *q = cmd->q;
+  auto pending = [](_cl_event *e) { return e && !e->done; };
+  // Forget accesses whose commands finished.
+  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
+                                   [&](auto &a) { return !pending(a.ev); }),
+                    q->accesses.end());
+  if (pending(q->lastBarrier)) deps.push_back(q->lastBarrier);
+  if (cmd->waitsAll) {
+    // Markers and barriers without a wait list wait for everything before them.
+    for (auto *e : q->inFlight)
+      if (pending(e) && e != cmd->ev) deps.push_back(e);
+  }
+  if (cmd->blocksLater) {
+    // Barriers (and markers of in-order queues) hold back everything after them.
+    q->accesses.clear();
+    q->lastBarrier = cmd->ev;
+    return;
+  }
+  if (cmd->waitsAll) return;
+  if (!q->inOrder()) return;
+  // In-order queues: order by data, so independent commands may overlap or reorder.
+  std::vector<_cl_command_queue::Access> mine;
+  accessesOf(cmd, mine);
+  for (auto &a : q->accesses)
+    for (auto &m : mine)
+      if (a.root == m.root && (a.write || m.write) && overlaps(a.r, m.r)) {
+        deps.push_back(a.ev);
+        break;
+      }
+  for (auto &m : mine) {
+    m.ev = cmd->ev;
+    q->accesses.push_back(m);
+  }
+}
+
+void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
+  _cl_command_queue *q = cmd->q;
+  retain(q);
+  retain(cmd->ev);  // held by the command until it completes
+  cmd->ev->cmd = cmd;
+  std::vector<_cl_event *> deps = waitList;
+  dependencies(cmd, deps);
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  for (auto *d : deps) {
+    retain(d);
+    cmd->deps.push_back(d);
+    if (!d->done) {
+      d->waiters.push_back(cmd);
+      ++cmd->unmetDeps;
+    }
+  }
+  q->inFlight.push_back(cmd->ev);
+  q->held.push_back(cmd);
+  if (settings().batch != "1") flush(q);
+}
+
+void Runtime::flush(_cl_command_queue *q) {
+  auto held = std::move(q->held);
+  q->held.clear();
+  for (Command *c : held) {
+    c->state = Command::State::Waiting;
+    setStatus(c->ev, CL_SUBMITTED);
+  }
+  for (Command *c : held) tryStart(c);
+}
+
+bool Runtime::depsMetOn(Command *cmd, int slot) {
+  for (auto *d : cmd->deps) {
+    if (d->done) continue;
+    // A command issued to the same in-order device queue is ordered before us already.
+    if (slot >= 0 && d->cmd && d->cmd->state == Command::State::Issued && d->cmd->slot == slot &&
+        d->ctx == cmd->ev->ctx)
+      continue;
+    return false;
+  }
+  return true;
+}
+
+void Runtime::tryStart(Command *cmd) {
+  if (cmd->state != Command::State::Waiting) return;
+  for (auto *d : cmd->deps)
+    if (d->done && (d->failure < 0 || d->status < 0)) {
+      cmd->state = Command::State::Issued;
+      finish(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      return;
+    }
+  int slot = -1;
+  if (cmd->unmetDeps) {
+    // Only device commands may chain behind unfinished work on their own device.
+    slot = chooseSlot(*this, cmd);
+    if (slot < 0 || !depsMetOn(cmd, slot)) return;
+  }
+  cmd->state = Command::State::Ready;
+  issue(cmd);
+}
+
+void Runtime::issue(Command *cmd) {
+  IssueResult r = issueCommand(*this, cmd);
+  switch (r.kind) {
+    case IssueResult::Staging:
+      cmd->state = Command::State::Staging;
+      staging_.push_back(cmd);
+      return;
+    case IssueResult::Issued:
+      cmd->state = Command::State::Issued;
+      setStatus(cmd->ev, CL_RUNNING);
+      // Commands chained on the same device may go now.
+      for (Command *w : std::vector<Command *>(cmd->ev->waiters)) tryStart(w);
+      return;
+    case IssueResult::Done:
+      cmd->state = Command::State::Issued;
+      setStatus(cmd->ev, CL_RUNNING);
+      finish(cmd, r.status);
+      return;
+  }
+}
+
+void Runtime::retryStaging() {
+  auto list = std::move(staging_);
+  staging_.clear();
+  for (Command *c : list) {
+    if (!stagingComplete(*this, c)) {
+      staging_.push_back(c);
+      continue;
+    }
+    c->state = Command::State::Ready;
+    issue(c);
+  }
+}
+
+void Runtime::finish(Command *cmd, cl_int status) {
+  _cl_event *ev = cmd->ev;
+  cmd->state = Command::State::Finished;
+  ev->done = true;
+  if (status < 0) ev->failure = status;
+  auto waiters = std::move(ev->waiters);
+  ev->waiters.clear();
+  for (Command *w : waiters) {
+    if (w->unmetDeps) --w->unmetDeps;
+    tryStart(w);
+  }
+  reportInOrder(cmd->q);
+}
+
+// In an in-order queue the app sees commands complete in order, even when Tutti ran
+// independent ones out of order or on different devices.
+void Runtime::reportInOrder(_cl_command_queue *q) {
+  while (!q->inFlight.empty()) {
+    bool progressed = false;
+    for (auto it = q->inFlight.begin(); it != q->inFlight.end();) {
+      _cl_event *ev = *it;
+      if (!ev->done) {
+        if (q->inOrder()) break;
+        ++it;
+        continue;
+      }
+      Command *cmd = ev->cmd;
+      ev->cmd = nullptr;
+      it = q->inFlight.erase(it);
+      complete(ev, ev->failure < 0 ? ev->failure : CL_COMPLETE);
+      if (cmd) {
+        for (auto *d : cmd->deps) release(d);
+        for (auto *m : cmd->mems) release(m);
+        if (cmd->kernel) release(cmd->kernel);
+        delete cmd;
+      }
+      if (q->lastBarrier == ev) q->lastBarrier = nullptr;
+      release(ev);
+      progressed = true;
+      if (q->inOrder()) break;
+    }
+    if (!progressed || !q->inOrder()) break;
+  }
+  if (q->inFlight.empty()) done.notify_all();
+  release(q);  // taken per command in enqueue; balanced here once per finish call
+}
+
+}  // namespace tutti

@@ -1,0 +1,102 @@
+// runtime.h - the process-wide runtime: lock, object registry, scheduler, dispatcher.
+#pragma once
+#include <CL/cl.h>
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "command.h"
+#include "objects.h"
+
+namespace tutti {
+
+uint64_t nowNs();  // CLOCK_MONOTONIC, the time base of every timestamp Tutti reports
+
+class Runtime {
+ public:
+  std::mutex mu;                // the runtime lock: guards every object and the scheduler
+  std::condition_variable done;  // notified whenever an event's status changes
+
+  // ---- registry: handles the app may pass back ----
+  void add(void *h, ObjType t) { registry_[h] = t; }
+  void remove(void *h) { registry_.erase(h); }
+  bool valid(const void *h, ObjType t) const {
+    auto it = registry_.find(const_cast<void *>(h));
+    return it != registry_.end() && it->second == t;
+  }
+  size_t liveObjects() const { return registry_.size(); }
+
+  // ---- scheduler (call with mu held) ----
+  // Takes ownership of cmd; computes its dependencies from wait list and queue order.
+  void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
+  void flush(_cl_command_queue *q);
+  // Blocks (releasing mu) until every event is complete or failed.
+  cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs);
+  void setUserEventStatus(_cl_event *ev, cl_int status);
+
+  // ---- object lifetime (call with mu held) ----
+  void retain(ObjectHeader *o) { ++o->internal; }
+  void release(ObjectHeader *o);          // drops an internal reference
+  void releaseApp(ObjectHeader *o);       // drops an app reference
+  _cl_event *newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type);
+
+  // Queues a user callback to run on the notifier thread, in order, without locks.
+  void notify(std::function<void()> fn);
+  // Runs fn after the calling API function has released the lock (same thread).
+  void afterUnlock(std::function<void()> fn);
+  void runAfterUnlock();
+
+  // Called by driver callbacks: never takes mu.
+  void postCompletion(Command *cmd);
+  void postRetry();
+
+  void startThreads();
+
+ private:
+  void tryStart(Command *cmd);
+  bool depsMetOn(Command *cmd, int slot);
+  void issue(Command *cmd);
+  void finish(Command *cmd, cl_int status);
+  void reportInOrder(_cl_command_queue *q);
+  void complete(_cl_event *ev, cl_int status);
+  void setStatus(_cl_event *ev, cl_int status);
+  void destroy(ObjectHeader *o);
+  void dependencies(Command *cmd, std::vector<_cl_event *> &deps);
+  void dispatcherLoop();
+  void notifierLoop();
+  void retryStaging();
+
+  std::unordered_map<void *, ObjType> registry_;
+  std::vector<Command *> staging_;  // waiting for device->host copies
+
+  std::mutex inboxMu_;
+  std::condition_variable inboxCv_;
+  std::vector<Command *> inbox_;
+  bool retry_ = false;
+
+  std::mutex notifyMu_;
+  std::condition_variable notifyCv_;
+  std::deque<std::function<void()>> notifyQ_;
+
+  std::thread dispatcher_, notifier_;
+  bool started_ = false;
+};
+
+Runtime &runtime();
+
+// The lock every API function takes; runs afterUnlock work when it goes.
+class ApiLock {
+ public:
+  ApiLock() : lk(runtime().mu) {}
+  ~ApiLock() {
+    if (lk.owns_lock()) lk.unlock();
+    runtime().runAfterUnlock();
+  }
+  std::unique_lock<std::mutex> lk;
+};
+
+}  // namespace tutti

@@ -1,0 +1,35 @@
+// stats.cpp - per-device counters summarised for people and for the bench harness.
+#include "stats.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "backend.h"
+#include "log.h"
+#include "settings.h"
+
+namespace tutti {
+
+std::string statsReport() {
+  std::ostringstream o;
+  for (BackingDevice *d : backend().devices()) {
+    const Counters &c = d->counters;
+    o << "TUTTI device=" << d->index << " name=\"" << d->name << "\" platform=\"" << d->platformName
+      << "\" kernels=" << c.kernels << " kernel_ms=" << double(c.kernelNs) / 1e6
+      << " h2d_bytes=" << c.h2dBytes << " h2d_transfers=" << c.h2dTransfers
+      << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
+      << " device_copies=" << c.deviceCopies << "\n";
+  }
+  return o.str();
+}
+
+void printStatsAtExit() {
+  if (!settingsOk() || settings().stats != "1") return;
+  std::string s = statsReport();
+  if (!s.empty()) {
+    s.pop_back();
+    logRaw("%s", s.c_str());
+  }
+}
+
+}  // namespace tutti

@@ -1,0 +1,86 @@
+// main.cpp - gtest main with a per-test watchdog and a crash reporter, so a
+// hang or a crash inside the OpenCL implementation names the test that hit it.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+#include "fixture.h"
+
+namespace {
+
+std::mutex g_mu;
+std::string g_current = "<none>";
+std::atomic<long long> g_started_ms{0};
+std::atomic<bool> g_in_test{false};
+char g_current_c[512] = "<none>";
+
+long long nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+class Tracker : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo &info) override {
+    std::lock_guard<std::mutex> l(g_mu);
+    g_current = std::string(info.test_suite_name()) + "." + info.name();
+    snprintf(g_current_c, sizeof g_current_c, "%s", g_current.c_str());
+    g_started_ms = nowMs();
+    g_in_test = true;
+  }
+  void OnTestEnd(const ::testing::TestInfo &) override { g_in_test = false; }
+};
+
+void crashHandler(int sig) {
+  char buf[700];
+  int n = snprintf(buf, sizeof buf, "\n*** FATAL signal %d (%s) in test %s ***\n", sig,
+                   strsignal(sig), g_current_c);
+  if (n > 0) {
+    ssize_t w = write(2, buf, (size_t)n);
+    (void)w;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new Tracker);
+
+  signal(SIGSEGV, crashHandler);
+  signal(SIGBUS, crashHandler);
+  signal(SIGABRT, crashHandler);
+  signal(SIGFPE, crashHandler);
+  signal(SIGILL, crashHandler);
+
+  long limit_s = 120;
+  if (const char *t = std::getenv("TUTTI_API_TEST_TIMEOUT")) limit_s = std::atol(t);
+  if (limit_s > 0) {
+    std::thread([limit_s] {
+      for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        if (g_in_test && nowMs() - g_started_ms > limit_s * 1000) {
+          std::lock_guard<std::mutex> l(g_mu);
+          fprintf(stderr, "\n*** TIMEOUT: test %s ran longer than %ld s (hang?) ***\n",
+                  g_current.c_str(), limit_s);
+          fflush(stderr);
+          _exit(3);
+        }
+      }
+    }).detach();
+  }
+
+  const api::Env &e = api::env();
+  printf("[api] platform '%s' (%u platform(s)), device '%s'%s\n", e.platformName.c_str(),
+         e.numPlatforms, e.deviceName.c_str(), e.tutti ? " [Tutti]" : " [native]");
+  return RUN_ALL_TESTS();
+}

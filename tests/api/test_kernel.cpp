@@ -1,0 +1,433 @@
+// test_kernel.cpp - kernels: info, argument setting rules, arg info, work-group info, clone.
+#include "fixture.h"
+
+#include <algorithm>
+
+using namespace api;
+
+namespace {
+
+class Kernel : public ClTest {
+ protected:
+  std::string kernelString(cl_kernel k, cl_kernel_info p) {
+    size_t n = 0;
+    if (clGetKernelInfo(k, p, 0, nullptr, &n) != CL_SUCCESS || !n) return {};
+    std::string s(n, '\0');
+    clGetKernelInfo(k, p, n, &s[0], nullptr);
+    s.resize(strnlen(s.c_str(), n));
+    return s;
+  }
+  std::string argString(cl_kernel k, cl_uint i, cl_kernel_arg_info p) {
+    size_t n = 0;
+    if (clGetKernelArgInfo(k, i, p, 0, nullptr, &n) != CL_SUCCESS || !n) return {};
+    std::string s(n, '\0');
+    clGetKernelArgInfo(k, i, p, n, &s[0], nullptr);
+    s.resize(strnlen(s.c_str(), n));
+    return s;
+  }
+  template <class T>
+  T argInfo(cl_kernel k, cl_uint i, cl_kernel_arg_info p) {
+    T v{};
+    EXPECT_CL_OK(clGetKernelArgInfo(k, i, p, sizeof v, &v, nullptr));
+    return v;
+  }
+};
+
+const char *kArgKernels = R"CLC(
+__kernel void args_mix(__global const int *src, __global int *dst, __local float *scratch,
+                       __constant int *tbl, int count, float4 vec) {
+  dst[get_global_id(0)] = src[get_global_id(0)] + tbl[0] + count + (int)vec.x + (int)scratch[0] * 0;
+}
+__kernel void img_arg(__read_only image2d_t img, sampler_t s, __global float4 *o) {
+  o[0] = read_imagef(img, s, (int2)(0, 0));
+}
+)CLC";
+
+const char *kArgKernelsNoImages = R"CLC(
+__kernel void args_mix(__global const int *src, __global int *dst, __local float *scratch,
+                       __constant int *tbl, int count, float4 vec) {
+  dst[get_global_id(0)] = src[get_global_id(0)] + tbl[0] + count + (int)vec.x + (int)scratch[0] * 0;
+}
+)CLC";
+
+}  // namespace
+
+TEST_F(Kernel, Info) {
+  cl_kernel k = commonKernel("copy_buf");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(kernelString(k, CL_KERNEL_FUNCTION_NAME), "copy_buf");
+  cl_uint nargs = 0, rc = 0;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr));
+  EXPECT_EQ(nargs, 2u);
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof rc, &rc, nullptr));
+  EXPECT_EQ(rc, 1u);
+  cl_context c = nullptr;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_CONTEXT, sizeof c, &c, nullptr));
+  EXPECT_EQ(c, ctx);
+  cl_program p = nullptr;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p, &p, nullptr));
+  EXPECT_EQ(p, common_);
+  size_t sz = 0;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, nullptr, &sz));
+  EXPECT_GE(sz, 1u);
+  char buf[4];
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelInfo(k, 0x7777, sizeof buf, buf, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 2, buf, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, 1, buf, nullptr));
+  ASSERT_CL_OK(clRetainKernel(k));
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof rc, &rc, nullptr));
+  EXPECT_EQ(rc, 2u);
+  ASSERT_CL_OK(clReleaseKernel(k));
+}
+
+TEST_F(Kernel, AttributesReportReqdWorkGroupSize) {
+  cl_kernel k = commonKernel("wg_fixed");
+  ASSERT_NE(k, nullptr);
+  std::string attrs = kernelString(k, CL_KERNEL_ATTRIBUTES);
+  EXPECT_NE(attrs.find("reqd_work_group_size"), std::string::npos) << attrs;
+}
+
+TEST_F(Kernel, SetArgIndexAndSizeErrors) {
+  cl_kernel k = commonKernel("fill_val");  // (__global int *a, int v)
+  ASSERT_NE(k, nullptr);
+  cl_mem m = makeBuffer(64);
+  int v = 1;
+  EXPECT_CL(CL_INVALID_ARG_INDEX, clSetKernelArg(k, 2, sizeof v, &v));
+  EXPECT_CL(CL_INVALID_ARG_INDEX, clSetKernelArg(k, 1000, sizeof v, &v));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 4, &m));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, sizeof(cl_mem) + 1, &m));
+  long long big = 1;
+  short small = 1;
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, sizeof big, &big));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, sizeof small, &small));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 0, &v));
+  EXPECT_CL(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 1, sizeof v, nullptr));
+  EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  EXPECT_CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+}
+
+TEST_F(Kernel, SetArgWrongObject) {
+  TUTTI_ONLY();
+  cl_kernel k = commonKernel("fill_val");
+  ASSERT_NE(k, nullptr);
+  Garbage g;
+  cl_mem bad = g.as<cl_mem>();
+  EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof bad, &bad));
+  // A queue handle where a buffer is expected.
+  EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof queue, &queue));
+  // A released buffer.
+  cl_int err;
+  cl_mem gone = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_CL_OK(err);
+  ASSERT_CL_OK(clReleaseMemObject(gone));
+  EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof gone, &gone));
+  // A buffer from another context.
+  cl_context other = makeContext();
+  cl_mem foreign = makeBuffer(64, CL_MEM_READ_WRITE, nullptr, other);
+  EXPECT_CL_ANY(({CL_INVALID_MEM_OBJECT, CL_INVALID_CONTEXT}),
+                clSetKernelArg(k, 0, sizeof foreign, &foreign));
+}
+
+TEST_F(Kernel, NullBufferArgAllowed) {
+  cl_kernel k = commonKernel("fill_val");
+  ASSERT_NE(k, nullptr);
+  EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), nullptr));
+  cl_mem none = nullptr;
+  EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof none, &none));
+}
+
+TEST_F(Kernel, LocalArgRules) {
+  cl_kernel k = commonKernel("local_sum");  // (in, out, __local int *tmp)
+  ASSERT_NE(k, nullptr);
+  int v = 0;
+  EXPECT_CL(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 2, sizeof v, &v));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 2, 0, nullptr));
+  EXPECT_CL_OK(clSetKernelArg(k, 2, 64 * sizeof(int), nullptr));
+  // A global pointer argument given a NULL value with a local-style size is not a local arg.
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 64, nullptr));
+}
+
+TEST_F(Kernel, LocalMemoryKernelRuns) {
+  cl_kernel k = commonKernel("local_sum");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 256, lsz = 16;
+  std::vector<int> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = (int)i;
+  cl_mem a = makeBuffer(n * sizeof(int), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.data());
+  cl_mem b = makeBuffer(n / lsz * sizeof(int));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof b, &b));
+  ASSERT_CL_OK(clSetKernelArg(k, 2, lsz * sizeof(int), nullptr));
+  ASSERT_CL_OK(run1D(k, n, lsz));
+  std::vector<int> out(n / lsz);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, out.size() * sizeof(int), out.data(), 0,
+                                   nullptr, nullptr));
+  for (size_t g = 0; g < n / lsz; ++g) {
+    int want = 0;
+    for (size_t j = 0; j < lsz; ++j) want += (int)(g * lsz + j);
+    EXPECT_EQ(out[g], want) << g;
+  }
+}
+
+TEST_F(Kernel, ScalarAndVectorArgs) {
+  cl_kernel k = commonKernel("sum_args");  // (long *out, char, short, int, long, float, int4)
+  ASSERT_NE(k, nullptr);
+  cl_mem out = makeBuffer(sizeof(cl_long));
+  cl_char c = -3;
+  cl_short s = 1000;
+  cl_int i = 100000;
+  cl_long l = 5000000000LL;
+  cl_float f = 2.0f;
+  cl_int4 v = {{1, 2, 3, 4}};
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof out, &out));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof c, &c));
+  ASSERT_CL_OK(clSetKernelArg(k, 2, sizeof s, &s));
+  ASSERT_CL_OK(clSetKernelArg(k, 3, sizeof i, &i));
+  ASSERT_CL_OK(clSetKernelArg(k, 4, sizeof l, &l));
+  ASSERT_CL_OK(clSetKernelArg(k, 5, sizeof f, &f));
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 6, 12, &v));
+  ASSERT_CL_OK(clSetKernelArg(k, 6, sizeof v, &v));
+  ASSERT_CL_OK(run1D(k, 1));
+  cl_long res = 0;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof res, &res, 0, nullptr, nullptr));
+  EXPECT_EQ(res, (cl_long)-3 + 1000 + 100000 + 5000000000LL + 2 + 10);
+}
+
+TEST_F(Kernel, ArgsCapturedAtEnqueue) {
+  cl_kernel k = commonKernel("fill_val");
+  ASSERT_NE(k, nullptr);
+  cl_mem a = makeBuffer(16 * sizeof(int));
+  cl_mem b = makeBuffer(16 * sizeof(int));
+  cl_event gate = makeUserEvent();
+  size_t n = 16;
+  int v = 1;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 1, &gate, nullptr));
+  v = 2;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof b, &b));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  std::vector<int> ra(16), rb(16);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, 64, ra.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, 64, rb.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(ra, std::vector<int>(16, 1));
+  EXPECT_EQ(rb, std::vector<int>(16, 2));
+}
+
+TEST_F(Kernel, SamplerAndImageArgErrors) {
+  if (!deviceInfo<cl_bool>(device, CL_DEVICE_IMAGE_SUPPORT)) GTEST_SKIP() << "no images";
+  cl_program p = makeProgram(kArgKernels);
+  ASSERT_NE(p, nullptr);
+  cl_kernel k = makeKernel(p, "img_arg");
+  cl_mem buf = makeBuffer(64);
+  EXPECT_CL_ANY(({CL_INVALID_MEM_OBJECT, CL_INVALID_ARG_VALUE}),
+                clSetKernelArg(k, 0, sizeof buf, &buf));
+  EXPECT_CL(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof buf, &buf));
+  cl_int err;
+  cl_sampler s = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+  ASSERT_CL_OK(err);
+  track(s);
+  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 4, &s));
+  EXPECT_CL_OK(clSetKernelArg(k, 1, sizeof s, &s));
+  EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 2, sizeof s, &s));
+}
+
+TEST_F(Kernel, ArgInfoWithOption) {
+  bool images = deviceInfo<cl_bool>(device, CL_DEVICE_IMAGE_SUPPORT);
+  cl_program p = makeProgram(images ? kArgKernels : kArgKernelsNoImages, "-cl-kernel-arg-info");
+  ASSERT_NE(p, nullptr);
+  cl_kernel k = makeKernel(p, "args_mix");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(argInfo<cl_kernel_arg_address_qualifier>(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            (cl_kernel_arg_address_qualifier)CL_KERNEL_ARG_ADDRESS_GLOBAL);
+  EXPECT_EQ(argInfo<cl_kernel_arg_address_qualifier>(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            (cl_kernel_arg_address_qualifier)CL_KERNEL_ARG_ADDRESS_LOCAL);
+  EXPECT_EQ(argInfo<cl_kernel_arg_address_qualifier>(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            (cl_kernel_arg_address_qualifier)CL_KERNEL_ARG_ADDRESS_CONSTANT);
+  EXPECT_EQ(argInfo<cl_kernel_arg_address_qualifier>(k, 4, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            (cl_kernel_arg_address_qualifier)CL_KERNEL_ARG_ADDRESS_PRIVATE);
+  EXPECT_EQ(argInfo<cl_kernel_arg_access_qualifier>(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+            (cl_kernel_arg_access_qualifier)CL_KERNEL_ARG_ACCESS_NONE);
+  EXPECT_TRUE(argInfo<cl_kernel_arg_type_qualifier>(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER) &
+              CL_KERNEL_ARG_TYPE_CONST);
+  EXPECT_FALSE(argInfo<cl_kernel_arg_type_qualifier>(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER) &
+               CL_KERNEL_ARG_TYPE_CONST);
+  EXPECT_EQ(argString(k, 0, CL_KERNEL_ARG_TYPE_NAME), "int*");
+  EXPECT_EQ(argString(k, 4, CL_KERNEL_ARG_TYPE_NAME), "int");
+  EXPECT_EQ(argString(k, 5, CL_KERNEL_ARG_TYPE_NAME), "float4");
+  EXPECT_EQ(argString(k, 0, CL_KERNEL_ARG_NAME), "src");
+  EXPECT_EQ(argString(k, 5, CL_KERNEL_ARG_NAME), "vec");
+  char buf[64];
+  EXPECT_CL(CL_INVALID_ARG_INDEX,
+            clGetKernelArgInfo(k, 6, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelArgInfo(k, 0, 0x7777, sizeof buf, buf, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, 1, buf, nullptr));
+  if (images) {
+    cl_kernel ki = makeKernel(p, "img_arg");
+    EXPECT_EQ(argInfo<cl_kernel_arg_access_qualifier>(ki, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+              (cl_kernel_arg_access_qualifier)CL_KERNEL_ARG_ACCESS_READ_ONLY);
+    EXPECT_EQ(argString(ki, 1, CL_KERNEL_ARG_TYPE_NAME), "sampler_t");
+  }
+}
+
+TEST_F(Kernel, ArgInfoWithoutOption) {
+  cl_kernel k = commonKernel("copy_buf");
+  ASSERT_NE(k, nullptr);
+  char buf[64];
+  cl_int err = clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr);
+  EXPECT_CL_ANY(({CL_SUCCESS, CL_KERNEL_ARG_INFO_NOT_AVAILABLE}), err);
+  EXPECT_CL_ANY(({CL_INVALID_ARG_INDEX, CL_KERNEL_ARG_INFO_NOT_AVAILABLE}),
+                clGetKernelArgInfo(k, 9, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
+}
+
+TEST_F(Kernel, ArgInfoFromBinaryNotAvailable) {
+  TUTTI_ONLY();
+  // Arg info is only guaranteed for source programs built with -cl-kernel-arg-info;
+  // a binary-created program may answer CL_KERNEL_ARG_INFO_NOT_AVAILABLE but must not crash.
+  cl_program p = makeProgram(kCommonSource, "-cl-kernel-arg-info");
+  ASSERT_NE(p, nullptr);
+  size_t sz = 0;
+  ASSERT_CL_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, nullptr));
+  std::vector<unsigned char> bin(sz);
+  unsigned char *bp = bin.data();
+  ASSERT_CL_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bp, &bp, nullptr));
+  const unsigned char *cbp = bin.data();
+  cl_int err;
+  cl_program q = clCreateProgramWithBinary(ctx, 1, &device, &sz, &cbp, nullptr, &err);
+  ASSERT_CL_OK(err);
+  track(q);
+  ASSERT_CL_OK(clBuildProgram(q, 0, nullptr, nullptr, nullptr, nullptr));
+  cl_kernel k = makeKernel(q, "copy_buf");
+  char buf[64];
+  EXPECT_CL_ANY(({CL_SUCCESS, CL_KERNEL_ARG_INFO_NOT_AVAILABLE}),
+                clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
+}
+
+TEST_F(Kernel, WorkGroupInfo) {
+  cl_kernel k = commonKernel("add_one");
+  cl_kernel fixed = commonKernel("wg_fixed");
+  ASSERT_TRUE(k && fixed);
+  size_t wgs = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgs, &wgs,
+                                        nullptr));
+  EXPECT_GE(wgs, 1u);
+  EXPECT_LE(wgs, deviceInfo<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  // device may be NULL when the kernel's program has a single device.
+  size_t wgs2 = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgs2, &wgs2,
+                                        nullptr));
+  EXPECT_EQ(wgs, wgs2);
+  size_t cwgs[3] = {9, 9, 9};
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwgs,
+                                        cwgs, nullptr));
+  EXPECT_EQ(cwgs[0], 0u);
+  EXPECT_EQ(cwgs[1], 0u);
+  EXPECT_EQ(cwgs[2], 0u);
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                        sizeof cwgs, cwgs, nullptr));
+  EXPECT_EQ(cwgs[0], 4u);
+  EXPECT_EQ(cwgs[1], 1u);
+  EXPECT_EQ(cwgs[2], 1u);
+  cl_ulong lmem = 0, pmem = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem,
+                                        nullptr));
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pmem, &pmem,
+                                        nullptr));
+  size_t mult = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                        sizeof mult, &mult, nullptr));
+  EXPECT_GE(mult, 1u);
+  size_t sz = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, 0, nullptr, &sz));
+  EXPECT_EQ(sz, sizeof(cl_ulong));
+  // Local memory set as an argument is included.
+  cl_kernel ls = commonKernel("local_sum");
+  ASSERT_CL_OK(clSetKernelArg(ls, 2, 1024, nullptr));
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(ls, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem,
+                                        nullptr));
+  EXPECT_GE(lmem, 1024u);
+  // GLOBAL_WORK_SIZE is only for custom devices / built-in kernels.
+  size_t gws[3];
+  EXPECT_CL(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(k, device, CL_KERNEL_GLOBAL_WORK_SIZE,
+                                                       sizeof gws, gws, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelWorkGroupInfo(k, device, 0x7777, sizeof gws, gws, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, 1, gws, nullptr));
+}
+
+TEST_F(Kernel, WorkGroupInfoInvalidDevice) {
+  TUTTI_ONLY();
+  cl_kernel k = commonKernel("add_one");
+  Garbage g;
+  size_t wgs;
+  EXPECT_CL(CL_INVALID_DEVICE, clGetKernelWorkGroupInfo(k, g.as<cl_device_id>(),
+                                                        CL_KERNEL_WORK_GROUP_SIZE, sizeof wgs,
+                                                        &wgs, nullptr));
+}
+
+TEST_F(Kernel, SubGroupInfoWithoutSubGroups) {
+  TUTTI_ONLY();
+  if (deviceInfo<cl_uint>(device, CL_DEVICE_MAX_NUM_SUB_GROUPS) != 0)
+    GTEST_SKIP() << "device has sub-groups";
+  cl_kernel k = commonKernel("add_one");
+  size_t local = 8, out = 0;
+  EXPECT_CL(CL_INVALID_OPERATION,
+            clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof out, &out, nullptr));
+}
+
+TEST_F(Kernel, CloneKeepsArgsAndIsIndependent) {
+  cl_kernel k = commonKernel("fill_val");
+  ASSERT_NE(k, nullptr);
+  cl_mem a = makeBuffer(32 * sizeof(int));
+  cl_mem b = makeBuffer(32 * sizeof(int));
+  int v = 5;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+  cl_int err;
+  cl_kernel c = clCloneKernel(k, &err);
+  ASSERT_CL_OK(err);
+  track(c);
+  char nm[32] = {0};
+  ASSERT_CL_OK(clGetKernelInfo(c, CL_KERNEL_FUNCTION_NAME, sizeof nm, nm, nullptr));
+  EXPECT_STREQ(nm, "fill_val");
+  // The clone runs with the copied args (into a, value 5).
+  ASSERT_CL_OK(run1D(c, 32));
+  std::vector<int> out(32);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, 128, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(32, 5));
+  // Changing the clone's args leaves the original alone.
+  int w = 9;
+  ASSERT_CL_OK(clSetKernelArg(c, 0, sizeof b, &b));
+  ASSERT_CL_OK(clSetKernelArg(c, 1, sizeof w, &w));
+  ASSERT_CL_OK(run1D(c, 32));
+  ASSERT_CL_OK(clReleaseKernel(k));  // the clone survives the original
+  kernels_.erase(std::find(kernels_.begin(), kernels_.end(), k));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, 128, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(32, 9));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, 128, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(32, 5));
+  EXPECT_EQ(clCloneKernel(nullptr, &err), nullptr);
+  EXPECT_CL(CL_INVALID_KERNEL, err);
+}
+
+TEST_F(Kernel, InvalidKernelHandle) {
+  TUTTI_ONLY();
+  Garbage g;
+  cl_uint v;
+  int x = 0;
+  EXPECT_CL(CL_INVALID_KERNEL, clGetKernelInfo(g.as<cl_kernel>(), CL_KERNEL_NUM_ARGS, sizeof v, &v,
+                                               nullptr));
+  EXPECT_CL(CL_INVALID_KERNEL, clSetKernelArg(g.as<cl_kernel>(), 0, sizeof x, &x));
+  EXPECT_CL(CL_INVALID_KERNEL, clRetainKernel(g.as<cl_kernel>()));
+  EXPECT_CL(CL_INVALID_KERNEL, clReleaseKernel(g.as<cl_kernel>()));
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clCloneKernel(g.as<cl_kernel>(), &err), nullptr);
+  EXPECT_CL(CL_INVALID_KERNEL, err);
+  size_t n = 1;
+  EXPECT_CL(CL_INVALID_KERNEL, clEnqueueNDRangeKernel(queue, g.as<cl_kernel>(), 1, nullptr, &n,
+                                                      nullptr, 0, nullptr, nullptr));
+}
