@@ -136,10 +136,10 @@ struct Aes {
       if (round < 10) {
         for (int c = 0; c < 4; ++c) {
           uint8_t a0 = t[4 * c], a1 = t[4 * c + 1], a2 = t[4 * c + 2], a3 = t[4 * c + 3];
-          s[4 * c + 0] = gm(a0, 2) ^ gm(a1, 3) ^ a2 ^ a3;
-          s[4 * c + 1] = a0 ^ gm(a1, 2) ^ gm(a2, 3) ^ a3;
-          s[4 * c + 2] = a0 ^ a1 ^ gm(a2, 2) ^ gm(a3, 3);
-          s[4 * c + 3] = gm(a0, 3) ^ a1 ^ a2 ^ gm(a3, 2);
+          s[4 * c + 0] = xt(a0) ^ (xt(a1) ^ a1) ^ a2 ^ a3;  // {02}a0 ^ {03}a1 ^ a2 ^ a3
+          s[4 * c + 1] = a0 ^ xt(a1) ^ (xt(a2) ^ a2) ^ a3;
+          s[4 * c + 2] = a0 ^ a1 ^ xt(a2) ^ (xt(a3) ^ a3);
+          s[4 * c + 3] = (xt(a0) ^ a0) ^ a1 ^ a2 ^ xt(a3);
         }
       } else {
         std::memcpy(s, t, 16);
