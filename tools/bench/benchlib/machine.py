@@ -96,7 +96,8 @@ def tutti_version(repo_dir):
         for line in _read(version_file).splitlines():
             if "=" in line:
                 k, v = line.split("=", 1)
-                info[k.strip()] = v.strip()
+                v = v.strip()
+                info[k.strip()] = {"true": True, "false": False}.get(v, v)
         if info:
             info["source"] = "VERSION file"
             return info

@@ -14,5 +14,5 @@ Profile = namedtuple("Profile", "name size repeat warmup timeout_s")
 
 PROFILES = {
     "quick": Profile("quick", "tiny", 3, False, 300),
-    "full": Profile("full", "thesis", 5, True, 1800),
+    "full": Profile("full", "thesis", 3, True, 1800),
 }
