@@ -130,8 +130,8 @@ case "$1" in
 esac
 dev=tutti; for a in "$@"; do [ "$prev" = "--device" ] && dev=$a; prev=$a; done
 if [ -n "$TUTTI_PLACEMENT" ]; then
-  echo "TUTTI device=0 name=gpu kernels=3 kernel_ns=2000000" >&2
-  echo "TUTTI device=1 name=cpu kernels=1 kernel_ns=1000000" >&2
+  echo "TUTTI device=0 name=\"Fake GPU\" platform=\"Fake\" kernels=3 kernel_ms=2 h2d_bytes=1048576 d2h_bytes=0" >&2
+  echo "TUTTI device=1 name=\"Fake CPU\" platform=\"Fake\" kernels=1 kernel_ns=1000000" >&2
   wall=5
 elif [ "$dev" = 0 ]; then wall=10; else wall=20; fi
 status=PASS; rc=0
@@ -178,6 +178,7 @@ class FakeAppTest(unittest.TestCase, ReportChecks):
         md, pngs = self.check_report(self.out, ["alpha", "failing"], expect_modes=["tutti-whole"])
         self.assertIn("| alpha | Fake GPU (dev 0) | 10 | 5 | 2.00x |", md)
         self.assertIn("### Failures", md)
+        self.assertIn("| alpha | 0: Fake GPU | 3 | 2 | 1.0 | 0.0 |", md)
         if pngs:
             self.assertTrue(any("devices-tutti-whole" in p for p in pngs), pngs)
 

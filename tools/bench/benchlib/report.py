@@ -64,24 +64,35 @@ def _label(entry):
     return entry["config"]
 
 
-def _tutti_device_times(entry):
-    """{device label: kernel ms} from the stats lines of the first passing sample."""
+def _num(d, key):
+    v = d.get(key)
+    return v if isinstance(v, (int, float)) else None
+
+
+def _tutti_device_stats(entry):
+    """{device label: {kernels, kernel_ms, h2d_bytes, d2h_bytes}} from the 'TUTTI device=...'
+    stats lines of the first passing sample (runtime/stats.cpp writes them at exit)."""
     for s in entry.get("samples", []):
         if s.get("status") != "PASS":
             continue
         out = {}
         for i, d in enumerate(s.get("tutti_stats", [])):
-            if "kernel_ns" in d and isinstance(d["kernel_ns"], (int, float)):
+            ms = _num(d, "kernel_ms")
+            if ms is None and _num(d, "kernel_ns") is not None:
                 ms = d["kernel_ns"] / 1e6
-            elif "kernel_ms" in d and isinstance(d["kernel_ms"], (int, float)):
-                ms = d["kernel_ms"]
-            else:
+            if ms is None:
                 continue
-            label = str(d.get("device", d.get("name", d.get("dev", i))))
-            out[label] = out.get(label, 0.0) + ms
+            dev, name = d.get("device", i), d.get("name")
+            label = "%s: %s" % (dev, name) if name else str(dev)
+            out[label] = {"kernel_ms": ms, "kernels": _num(d, "kernels"),
+                          "h2d_bytes": _num(d, "h2d_bytes"), "d2h_bytes": _num(d, "d2h_bytes")}
         if out:
             return out
     return {}
+
+
+def _tutti_device_times(entry):
+    return {k: v["kernel_ms"] for k, v in _tutti_device_stats(entry).items()}
 
 
 # -------------------------------------------------------------- plots ---
@@ -180,14 +191,19 @@ def make_plots(data, folder, prefix):
         if not devs:
             continue
         fig, ax = plt.subplots(figsize=(max(8, 0.6 * len(apps) + 3), 5))
+        totals = [sum(per_app.get(a, {}).values()) for a in apps]
         bottom = [0.0] * len(apps)
         for di, d in enumerate(devs):
-            ys = [per_app.get(a, {}).get(d, 0.0) for a in apps]
+            ys = [100.0 * per_app.get(a, {}).get(d, 0.0) / t if t > 0 else 0.0 for a, t in zip(apps, totals)]
             ax.bar(range(len(apps)), ys, 0.6, bottom=bottom, label=d, color=colors[di % len(colors)])
             bottom = [b + y for b, y in zip(bottom, ys)]
+        for i, t in enumerate(totals):
+            if t > 0:
+                ax.text(i, 101, "%s ms" % _fmt(t), ha="center", va="bottom", fontsize=7)
+        ax.set_ylim(0, 115)
         ax.set_xticks(range(len(apps)))
         ax.set_xticklabels(apps, rotation=35, ha="right")
-        ax.set_ylabel("kernel time per backing device, ms")
+        ax.set_ylabel("% of kernel time per backing device (total on top)")
         ax.set_title("%s: kernel time by device (TUTTI stats)" % m)
         ax.legend(fontsize=8)
         fig.tight_layout()
@@ -284,6 +300,19 @@ def runset_markdown(data, plots):
                     fails.append("- %s / %s: %s (rc %s)%s" % (r["app"], e["config"], s["status"], s["rc"],
                                                             ": `%s`" % tail[-1][:200] if tail else ""))
     md.append("")
+    for m in mode_names:
+        stat_rows = []
+        for r in rows:
+            mm = r["modes"].get(m)
+            for dev, st in sorted(_tutti_device_stats(mm["entry"]).items()) if mm else []:
+                mib = lambda b: "-" if b is None else "%.1f" % (b / 2 ** 20)
+                stat_rows.append("| %s | %s | %s | %s | %s | %s |" % (
+                    r["app"], dev, "-" if st["kernels"] is None else st["kernels"], _fmt(st["kernel_ms"]),
+                    mib(st["h2d_bytes"]), mib(st["d2h_bytes"])))
+        if stat_rows:
+            md += ["### %s: where Tutti ran the kernels (TUTTI stats, first passing run)" % m, "",
+                   "| App | Backing device | Kernels | Kernel ms | H2D MiB | D2H MiB |",
+                   "|---|---|---|---|---|---|"] + stat_rows + [""]
     if data.get("skipped"):
         md += ["### Skipped", ""] + ["- %s" % s for s in data["skipped"]] + [""]
     if fails:
