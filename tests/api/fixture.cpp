@@ -77,6 +77,7 @@ const char *errName(cl_int err) {
     E(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
     E(CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR)
     E(CL_PLATFORM_NOT_FOUND_KHR)
+    E(CL_INVALID_EGL_OBJECT_KHR)
 #undef E
     default:
       return "<unknown error>";

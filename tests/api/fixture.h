@@ -19,6 +19,8 @@
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <CL/cl_gl.h>
+#include <CL/cl_egl.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -96,7 +96,7 @@ TEST(Context, PlatformPropertyEchoedBack) {
 
 TEST(Context, InteropUserSyncProperty) {
   cl_device_id d = env().device;
-  for (cl_context_properties v : {CL_TRUE, CL_FALSE}) {
+  for (cl_context_properties v : std::initializer_list<cl_context_properties>{CL_TRUE, CL_FALSE}) {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)env().platform,
                                      CL_CONTEXT_INTEROP_USER_SYNC, v, 0};
     cl_int err;
@@ -182,7 +182,7 @@ TEST(Context, TuttiCreateFromTypes) {
   cl_device_type own = env().deviceType;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)env().platform,
                                    0};
-  for (cl_device_type t : {CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU,
+  for (cl_device_type t : std::initializer_list<cl_device_type>{CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU,
                            CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CUSTOM}) {
     SCOPED_TRACE(t);
     for (cl_context_properties *pp : {props, (cl_context_properties *)nullptr}) {

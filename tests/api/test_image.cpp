@@ -53,7 +53,7 @@ bool hasFormat(const std::vector<cl_image_format> &v, cl_channel_order o, cl_cha
 }  // namespace
 
 TEST_F(Image, SupportedFormats) {
-  for (cl_mem_object_type t : {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE1D,
+  for (cl_mem_object_type t : std::initializer_list<cl_mem_object_type>{CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE1D,
                                CL_MEM_OBJECT_IMAGE2D_ARRAY}) {
     SCOPED_TRACE(t);
     cl_uint n = 0;

@@ -367,7 +367,7 @@ TEST(Device, GetDeviceIDsAll) {
 TEST(Device, TuttiOneDeviceForDefaultAllAndItsType) {
   TUTTI_ONLY();
   cl_platform_id p = env().platform;
-  for (cl_device_type t : {CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL}) {
+  for (cl_device_type t : std::initializer_list<cl_device_type>{CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL}) {
     cl_uint n = 0;
     ASSERT_CL_OK(clGetDeviceIDs(p, t, 0, nullptr, &n));
     EXPECT_EQ(n, 1u) << "type " << t;
@@ -379,7 +379,7 @@ TEST(Device, TuttiOneDeviceForDefaultAllAndItsType) {
   if (want == "accelerator") expected = CL_DEVICE_TYPE_ACCELERATOR;
   EXPECT_EQ(own & ~(cl_device_type)CL_DEVICE_TYPE_DEFAULT, expected)
       << "TUTTI_DEVICE_TYPE='" << want << "'";
-  for (cl_device_type t : {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
+  for (cl_device_type t : std::initializer_list<cl_device_type>{CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
                            CL_DEVICE_TYPE_CUSTOM}) {
     cl_uint n = 77;
     cl_device_id d = nullptr;
@@ -396,7 +396,7 @@ TEST(Device, TuttiOneDeviceForDefaultAllAndItsType) {
 
 TEST(Device, NativeTypesConsistent) {
   // Every device returned for a type has that type bit (works natively too).
-  for (cl_device_type t : {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR}) {
+  for (cl_device_type t : std::initializer_list<cl_device_type>{CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR}) {
     cl_uint n = 0;
     cl_int err = clGetDeviceIDs(env().platform, t, 0, nullptr, &n);
     if (err == CL_DEVICE_NOT_FOUND) continue;

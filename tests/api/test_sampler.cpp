@@ -33,7 +33,7 @@ TEST_F(Sampler, LegacyCreateAllModes) {
   const cl_addressing_mode addr[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
                                      CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT};
   const cl_filter_mode filt[] = {CL_FILTER_NEAREST, CL_FILTER_LINEAR};
-  for (cl_bool norm : {CL_TRUE, CL_FALSE})
+  for (cl_bool norm : std::initializer_list<cl_bool>{CL_TRUE, CL_FALSE})
     for (cl_addressing_mode a : addr)
       for (cl_filter_mode f : filt) {
         if (!norm && (a == CL_ADDRESS_REPEAT || a == CL_ADDRESS_MIRRORED_REPEAT)) continue;
@@ -114,7 +114,7 @@ TEST_F(Sampler, InfoErrorsAndRefCount) {
   EXPECT_CL(CL_INVALID_VALUE, clGetSamplerInfo(s, 0x7777, sizeof buf, buf, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clGetSamplerInfo(s, CL_SAMPLER_REFERENCE_COUNT, 1, buf, nullptr));
   size_t sz = 0;
-  for (cl_sampler_info p : {CL_SAMPLER_REFERENCE_COUNT, CL_SAMPLER_CONTEXT,
+  for (cl_sampler_info p : std::initializer_list<cl_sampler_info>{CL_SAMPLER_REFERENCE_COUNT, CL_SAMPLER_CONTEXT,
                             CL_SAMPLER_NORMALIZED_COORDS, CL_SAMPLER_ADDRESSING_MODE,
                             CL_SAMPLER_FILTER_MODE}) {
     ASSERT_CL_OK(clGetSamplerInfo(s, p, 0, nullptr, &sz));

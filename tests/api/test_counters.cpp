@@ -1,0 +1,323 @@
+// test_counters.cpp - end-to-end data movement checked through Tutti's transfer counters
+// (tuttiGetDeviceCounters / tuttiResetCounters / tuttiGetEventDevice).
+//
+// Some tests need a particular placement policy, chosen by TUTTI_PLACEMENT when the
+// process starts (ctest runs this file under device:0, device:1 and roundrobin);
+// they skip under other policies.
+#include "fixture.h"
+
+#include <cstdlib>
+
+using namespace api;
+
+namespace {
+
+class Counters : public ClTest {
+ protected:
+  void SetUp() override {
+    if (!isTutti()) GTEST_SKIP() << "Tutti-specific: platform is '" << env().platformName << "'";
+    ClTest::SetUp();
+    if (HasFatalFailure()) return;
+    get = tuttiFn<tuttiGetDeviceCounters_fn>("tuttiGetDeviceCounters");
+    reset = tuttiFn<tuttiResetCounters_fn>("tuttiResetCounters");
+    evDev = tuttiFn<tuttiGetEventDevice_fn>("tuttiGetEventDevice");
+    ASSERT_NE(get, nullptr);
+    ASSERT_NE(reset, nullptr);
+    ASSERT_NE(evDev, nullptr);
+    cl_uint n = 0;
+    ASSERT_CL_OK(get(0, nullptr, &n));
+    ASSERT_GE(n, 1u);
+    numDevices = n;
+  }
+
+  std::vector<tutti_device_counters> snap() {
+    std::vector<tutti_device_counters> c(numDevices);
+    cl_uint n = 0;
+    EXPECT_CL_OK(get(numDevices, c.data(), &n));
+    EXPECT_EQ(n, numDevices);
+    return c;
+  }
+  static cl_ulong sumH2D(const std::vector<tutti_device_counters> &c) {
+    cl_ulong s = 0;
+    for (auto &x : c) s += x.h2d_bytes;
+    return s;
+  }
+  static cl_ulong sumD2H(const std::vector<tutti_device_counters> &c) {
+    cl_ulong s = 0;
+    for (auto &x : c) s += x.d2h_bytes;
+    return s;
+  }
+  static cl_ulong sumKernels(const std::vector<tutti_device_counters> &c) {
+    cl_ulong s = 0;
+    for (auto &x : c) s += x.kernels;
+    return s;
+  }
+  int deviceOf(cl_event e) {
+    cl_int d = -2;
+    EXPECT_CL_OK(evDev(e, &d));
+    return d;
+  }
+  // Placement index for TUTTI_PLACEMENT=device:N, else -1.
+  static int fixedPlacement() {
+    std::string p = getEnv("TUTTI_PLACEMENT");
+    if (p.rfind("device:", 0) != 0) return -1;
+    return std::atoi(p.c_str() + 7);
+  }
+  // add_one over the whole buffer, blocking, returning the kernel event.
+  cl_event launch(cl_kernel k, cl_mem m, size_t n) {
+    EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    cl_event e = nullptr;
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+    EXPECT_CL_OK(clFinish(queue));
+    if (e) track(e);
+    return e;
+  }
+
+  tuttiGetDeviceCounters_fn get = nullptr;
+  tuttiResetCounters_fn reset = nullptr;
+  tuttiGetEventDevice_fn evDev = nullptr;
+  cl_uint numDevices = 0;
+};
+
+const size_t kInts = 256 * 1024;
+const cl_ulong kBytes = kInts * sizeof(int);
+
+}  // namespace
+
+TEST_F(Counters, DeviceListAndReset) {
+  if (getEnv("POCL_DEVICES") == "pthread basic") EXPECT_EQ(numDevices, 2u);
+  auto c = snap();
+  for (cl_uint i = 0; i < numDevices; ++i) {
+    std::string name(c[i].name, strnlen(c[i].name, TUTTI_DEVICE_NAME_MAX));
+    EXPECT_EQ(name.rfind(std::to_string(i) + ": ", 0), 0u) << name;
+    EXPECT_NE(c[i].type, 0u);
+  }
+  // Some traffic, then reset.
+  cl_kernel k = commonKernel("add_one");
+  std::vector<int> init(1024, 1);
+  cl_mem m = makeBuffer(4096, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  launch(k, m, 1024);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 4096, init.data(), 0, nullptr, nullptr));
+  auto before = snap();
+  EXPECT_GE(sumKernels(before), 1u);
+  ASSERT_CL_OK(reset());
+  auto after = snap();
+  for (cl_uint i = 0; i < numDevices; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(after[i].h2d_bytes, 0u);
+    EXPECT_EQ(after[i].d2h_bytes, 0u);
+    EXPECT_EQ(after[i].h2d_transfers, 0u);
+    EXPECT_EQ(after[i].d2h_transfers, 0u);
+    EXPECT_EQ(after[i].kernels, 0u);
+    EXPECT_EQ(after[i].kernel_ns, 0u);
+    EXPECT_EQ(after[i].device_copies, 0u);
+    EXPECT_STREQ(after[i].name, before[i].name);
+  }
+}
+
+TEST_F(Counters, PartialFillAndArgumentErrors) {
+  tutti_device_counters one[1];
+  cl_uint n = 0;
+  ASSERT_CL_OK(get(1, one, &n));
+  EXPECT_EQ(n, numDevices);
+  EXPECT_EQ(std::string(one[0].name).rfind("0: ", 0), 0u);
+  ASSERT_CL_OK(get(1, one, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, get(1, nullptr, &n));
+  EXPECT_CL(CL_INVALID_VALUE, get(0, nullptr, nullptr));
+}
+
+TEST_F(Counters, EventDeviceQuery) {
+  cl_kernel k = commonKernel("add_one");
+  std::vector<int> init(1024, 0);
+  cl_mem m = makeBuffer(4096, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  ASSERT_CL_OK(reset());
+  cl_event e = launch(k, m, 1024);
+  int d = deviceOf(e);
+  ASSERT_GE(d, 0);
+  ASSERT_LT(d, (int)numDevices);
+  auto c = snap();
+  EXPECT_EQ(c[d].kernels, 1u);
+  EXPECT_EQ(sumKernels(c), 1u);
+  int fp = fixedPlacement();
+  if (fp >= 0) EXPECT_EQ(d, fp) << "TUTTI_PLACEMENT=" << getEnv("TUTTI_PLACEMENT");
+  // Non-kernel commands and user events have no device.
+  cl_event w;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 16, init.data(), 0, nullptr, &w));
+  track(w);
+  EXPECT_EQ(deviceOf(w), -1);
+  cl_event u = makeUserEvent();
+  EXPECT_EQ(deviceOf(u), -1);
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  cl_int idx;
+  EXPECT_CL(CL_INVALID_VALUE, evDev(e, nullptr));
+  EXPECT_CL(CL_INVALID_EVENT, evDev(nullptr, &idx));
+  Garbage g;
+  EXPECT_CL(CL_INVALID_EVENT, evDev(g.as<cl_event>(), &idx));
+}
+
+TEST_F(Counters, KernelTimeAccumulates) {
+  cl_kernel k = commonKernel("spin");
+  std::vector<int> init(4096, 1);
+  cl_mem m = makeBuffer(init.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        init.data());
+  int iters = 5000;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof iters, &iters));
+  ASSERT_CL_OK(reset());
+  size_t n = init.size();
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+  track(e);
+  ASSERT_CL_OK(clFinish(queue));
+  int d = deviceOf(e);
+  ASSERT_GE(d, 0);
+  auto c = snap();
+  EXPECT_EQ(c[d].kernels, 1u);
+  EXPECT_GT(c[d].kernel_ns, 0u);
+}
+
+// write, run twice on the same device, read twice: no redundant movement.
+TEST_F(Counters, SameDeviceNoRedundantTransfers) {
+  int fp = fixedPlacement();
+  if (fp < 0) GTEST_SKIP() << "needs TUTTI_PLACEMENT=device:N";
+  ASSERT_LT(fp, (int)numDevices);
+  cl_kernel k = commonKernel("add_one");
+  cl_mem m = makeBuffer(kBytes);
+  std::vector<int> src(kInts);
+  for (size_t i = 0; i < kInts; ++i) src[i] = (int)i;
+  ASSERT_CL_OK(reset());
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, kBytes, src.data(), 0, nullptr, nullptr));
+
+  cl_event e1 = launch(k, m, kInts);
+  EXPECT_EQ(deviceOf(e1), fp);
+  auto c1 = snap();
+  EXPECT_EQ(c1[fp].h2d_bytes, kBytes) << "first launch must bring the buffer to the device once";
+  EXPECT_EQ(c1[fp].kernels, 1u);
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if ((int)i != fp) {
+      EXPECT_EQ(c1[i].h2d_bytes + c1[i].d2h_bytes + c1[i].kernels, 0u) << "device " << i;
+    }
+
+  cl_event e2 = launch(k, m, kInts);
+  EXPECT_EQ(deviceOf(e2), fp);
+  auto c2 = snap();
+  EXPECT_EQ(c2[fp].h2d_bytes - c1[fp].h2d_bytes, 0u) << "second launch on the same device moved data";
+  EXPECT_EQ(sumD2H(c2) - sumD2H(c1), 0u);
+  EXPECT_EQ(c2[fp].kernels, 2u);
+
+  std::vector<int> out(kInts);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < kInts; ++i) ASSERT_EQ(out[i], (int)i + 2) << i;
+  auto c3 = snap();
+  EXPECT_EQ(c3[fp].d2h_bytes - c2[fp].d2h_bytes, kBytes) << "first read must fetch the buffer once";
+
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  auto c4 = snap();
+  EXPECT_EQ(sumD2H(c4) - sumD2H(c3), 0u) << "second read moved data again";
+  EXPECT_EQ(sumH2D(c4) - sumH2D(c3), 0u);
+  for (size_t i = 0; i < kInts; ++i) ASSERT_EQ(out[i], (int)i + 2) << i;
+}
+
+// Partial host writes only re-send the written bytes; partial reads never exceed the buffer.
+TEST_F(Counters, ByteRangeTracking) {
+  int fp = fixedPlacement();
+  if (fp < 0) GTEST_SKIP() << "needs TUTTI_PLACEMENT=device:N";
+  cl_kernel k = commonKernel("add_one");
+  std::vector<int> src(kInts, 10);
+  cl_mem m = makeBuffer(kBytes, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, src.data());
+  ASSERT_CL_OK(reset());
+  launch(k, m, kInts);
+  auto c1 = snap();
+  EXPECT_EQ(c1[fp].h2d_bytes, kBytes);
+  // Host overwrites the first quarter; the next launch re-sends just that quarter.
+  std::vector<int> q(kInts / 4, 100);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, kBytes / 4, q.data(), 0, nullptr, nullptr));
+  launch(k, m, kInts);
+  auto c2 = snap();
+  EXPECT_EQ(c2[fp].h2d_bytes - c1[fp].h2d_bytes, kBytes / 4);
+  // Reading a quarter moves at most the buffer; reading it again moves nothing;
+  // a full read then brings the total to exactly one buffer.
+  std::vector<int> out(kInts);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, kBytes / 2, kBytes / 4, out.data(), 0,
+                                   nullptr, nullptr));
+  auto c3 = snap();
+  cl_ulong part = sumD2H(c3) - sumD2H(c2);
+  EXPECT_GE(part, kBytes / 4);
+  EXPECT_LE(part, kBytes);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, kBytes / 2, kBytes / 4, out.data(), 0,
+                                   nullptr, nullptr));
+  auto c4 = snap();
+  EXPECT_EQ(sumD2H(c4) - sumD2H(c3), 0u);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  auto c5 = snap();
+  EXPECT_EQ(sumD2H(c5) - sumD2H(c2), kBytes);
+  for (size_t i = 0; i < kInts; ++i) ASSERT_EQ(out[i], i < kInts / 4 ? 101 : 12) << i;
+}
+
+// Launch on one device, then on another: the buffer moves exactly once each way.
+TEST_F(Counters, CrossDeviceMovesBufferOnce) {
+  if (getEnv("TUTTI_PLACEMENT") != "roundrobin") GTEST_SKIP() << "needs TUTTI_PLACEMENT=roundrobin";
+  if (numDevices < 2) GTEST_SKIP() << "needs two backing devices";
+  cl_kernel k = commonKernel("add_one");
+  std::vector<int> src(kInts);
+  for (size_t i = 0; i < kInts; ++i) src[i] = (int)(i * 3);
+  cl_mem m = makeBuffer(kBytes);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, kBytes, src.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(reset());
+  cl_event e1 = launch(k, m, kInts);
+  int a = deviceOf(e1);
+  auto c1 = snap();
+  ASSERT_GE(a, 0);
+  EXPECT_EQ(c1[a].h2d_bytes, kBytes);
+  cl_event e2 = launch(k, m, kInts);
+  int b = deviceOf(e2);
+  ASSERT_GE(b, 0);
+  ASSERT_NE(a, b) << "round-robin placed two consecutive launches on the same device";
+  auto c2 = snap();
+  EXPECT_EQ(c2[a].d2h_bytes - c1[a].d2h_bytes, kBytes) << "device " << a << " -> host";
+  EXPECT_EQ(c2[b].h2d_bytes - c1[b].h2d_bytes, kBytes) << "host -> device " << b;
+  EXPECT_EQ(c2[a].h2d_bytes - c1[a].h2d_bytes, 0u);
+  EXPECT_EQ(c2[b].d2h_bytes - c1[b].d2h_bytes, 0u);
+  EXPECT_EQ(c2[a].kernels, 1u);
+  EXPECT_EQ(c2[b].kernels, 1u);
+  std::vector<int> out(kInts);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < kInts; ++i) ASSERT_EQ(out[i], (int)(i * 3) + 2) << i;
+  auto c3 = snap();
+  EXPECT_EQ(c3[b].d2h_bytes - c2[b].d2h_bytes, kBytes);
+  EXPECT_EQ(sumH2D(c3) - sumH2D(c2), 0u);
+}
+
+// A read-only input used by kernels on both devices is sent to each once and never fetched back.
+TEST_F(Counters, ReadOnlyInputNotWrittenBack) {
+  if (getEnv("TUTTI_PLACEMENT") != "roundrobin") GTEST_SKIP() << "needs TUTTI_PLACEMENT=roundrobin";
+  if (numDevices < 2) GTEST_SKIP() << "needs two backing devices";
+  cl_kernel k = commonKernel("copy_buf");
+  std::vector<int> src(kInts, 7);
+  cl_mem in = makeBuffer(kBytes, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.data());
+  cl_mem out1 = makeBuffer(kBytes, CL_MEM_WRITE_ONLY);
+  cl_mem out2 = makeBuffer(kBytes, CL_MEM_WRITE_ONLY);
+  ASSERT_CL_OK(reset());
+  size_t n = kInts;
+  cl_event e[2];
+  cl_mem outs[2] = {out1, out2};
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof in, &in));
+    ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof outs[i], &outs[i]));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, &e[i]));
+    track(e[i]);
+  }
+  ASSERT_CL_OK(clFinish(queue));
+  int a = deviceOf(e[0]), b = deviceOf(e[1]);
+  ASSERT_NE(a, b);
+  auto c = snap();
+  // `in` reaches both devices; nothing comes back to the host before a read.
+  EXPECT_GE(c[a].h2d_bytes, kBytes);
+  EXPECT_GE(c[b].h2d_bytes, kBytes);
+  EXPECT_EQ(sumD2H(c), 0u);
+  std::vector<int> r(kInts);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, out2, CL_TRUE, 0, kBytes, r.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(r, src);
+  auto c2 = snap();
+  EXPECT_EQ(sumD2H(c2), kBytes) << "only the read output comes back";
+}

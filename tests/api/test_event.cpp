@@ -1,0 +1,507 @@
+// test_event.cpp - events: user events, status transitions, callbacks, cross-queue wait
+// lists, failing user events, profiling information, wait/flush/finish.
+#include "fixture.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace api;
+
+namespace {
+
+class Event : public ClTest {
+ protected:
+  cl_int status(cl_event e) {
+    cl_int st = 12345;
+    EXPECT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+    return st;
+  }
+  // Enqueue add_one over `m` (n ints) waiting on `wait`, returning the event.
+  cl_event addOne(cl_command_queue q, cl_mem m, size_t n, cl_uint nw, const cl_event *wait) {
+    cl_kernel k = commonKernel("add_one");
+    EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    cl_event e = nullptr;
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, nw, wait, &e));
+    if (e) track(e);
+    return e;
+  }
+};
+
+template <class Pred>
+bool waitFor(Pred p, int ms = 5000) {
+  for (int i = 0; i < ms / 2; ++i) {
+    if (p()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return p();
+}
+
+struct CbRecord {
+  std::atomic<int> calls{0};
+  std::atomic<int> lastStatus{99};
+  std::atomic<int> submitted{0}, running{0}, complete{0}, errors{0};
+};
+
+void CL_CALLBACK recordCb(cl_event, cl_int st, void *user) {
+  auto *r = static_cast<CbRecord *>(user);
+  if (st == CL_SUBMITTED) r->submitted++;
+  else if (st == CL_RUNNING) r->running++;
+  else if (st == CL_COMPLETE) r->complete++;
+  else if (st < 0) r->errors++;
+  r->lastStatus = st;
+  r->calls++;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// User events
+// ---------------------------------------------------------------------------
+TEST_F(Event, UserEventLifecycleAndInfo) {
+  cl_event u = makeUserEvent();
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(status(u), CL_SUBMITTED);
+  cl_command_type t = 0;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr));
+  EXPECT_EQ(t, (cl_command_type)CL_COMMAND_USER);
+  cl_command_queue q = (cl_command_queue)&t;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr));
+  EXPECT_EQ(q, nullptr);
+  cl_context c = nullptr;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_CONTEXT, sizeof c, &c, nullptr));
+  EXPECT_EQ(c, ctx);
+  cl_uint rc = 0;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_REFERENCE_COUNT, sizeof rc, &rc, nullptr));
+  EXPECT_EQ(rc, 1u);
+  // Only CL_COMPLETE or a negative value may be set.
+  EXPECT_CL(CL_INVALID_VALUE, clSetUserEventStatus(u, CL_RUNNING));
+  EXPECT_CL(CL_INVALID_VALUE, clSetUserEventStatus(u, CL_SUBMITTED));
+  EXPECT_CL(CL_INVALID_VALUE, clSetUserEventStatus(u, CL_QUEUED));
+  EXPECT_CL(CL_INVALID_VALUE, clSetUserEventStatus(u, 7));
+  EXPECT_EQ(status(u), CL_SUBMITTED);
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  EXPECT_EQ(status(u), CL_COMPLETE);
+  // Status may be set only once.
+  EXPECT_CL(CL_INVALID_OPERATION, clSetUserEventStatus(u, CL_COMPLETE));
+  EXPECT_CL(CL_INVALID_OPERATION, clSetUserEventStatus(u, -1));
+  EXPECT_CL_OK(clWaitForEvents(1, &u));
+  // Info errors.
+  char buf[8];
+  EXPECT_CL(CL_INVALID_VALUE, clGetEventInfo(u, 0x7777, sizeof buf, buf, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetEventInfo(u, CL_EVENT_COMMAND_EXECUTION_STATUS, 1, buf, nullptr));
+  size_t sz = 0;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_COMMAND_TYPE, 0, nullptr, &sz));
+  EXPECT_EQ(sz, sizeof(cl_command_type));
+  EXPECT_CL(CL_INVALID_CONTEXT, [] {
+    cl_int err = CL_SUCCESS;
+    clCreateUserEvent(nullptr, &err);
+    return err;
+  }());
+}
+
+TEST_F(Event, SetUserEventStatusOnCommandEvent) {
+  cl_mem m = makeBuffer(64);
+  int v[16] = {0};
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 64, v, 0, nullptr, &e));
+  track(e);
+  EXPECT_CL(CL_INVALID_EVENT, clSetUserEventStatus(e, CL_COMPLETE));
+}
+
+TEST_F(Event, RetainReleaseCount) {
+  cl_event u = makeUserEvent();
+  ASSERT_CL_OK(clRetainEvent(u));
+  cl_uint rc = 0;
+  ASSERT_CL_OK(clGetEventInfo(u, CL_EVENT_REFERENCE_COUNT, sizeof rc, &rc, nullptr));
+  EXPECT_EQ(rc, 2u);
+  ASSERT_CL_OK(clReleaseEvent(u));
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+}
+
+// ---------------------------------------------------------------------------
+// Status transitions and info of command events
+// ---------------------------------------------------------------------------
+TEST_F(Event, CommandEventTransitions) {
+  cl_event gate = makeUserEvent();
+  std::vector<int> zero(1024, 0);
+  cl_mem m = makeBuffer(4096, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data());
+  cl_event k = addOne(queue, m, 1024, 1, &gate);
+  ASSERT_NE(k, nullptr);
+  cl_command_type t;
+  ASSERT_CL_OK(clGetEventInfo(k, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr));
+  EXPECT_EQ(t, (cl_command_type)CL_COMMAND_NDRANGE_KERNEL);
+  cl_command_queue q = nullptr;
+  ASSERT_CL_OK(clGetEventInfo(k, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr));
+  EXPECT_EQ(q, queue);
+  cl_context c = nullptr;
+  ASSERT_CL_OK(clGetEventInfo(k, CL_EVENT_CONTEXT, sizeof c, &c, nullptr));
+  EXPECT_EQ(c, ctx);
+  cl_int st = status(k);
+  EXPECT_TRUE(st == CL_QUEUED || st == CL_SUBMITTED) << st;
+  ASSERT_CL_OK(clFlush(queue));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  st = status(k);
+  EXPECT_TRUE(st == CL_QUEUED || st == CL_SUBMITTED) << "ran before its dependency: " << st;
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &k));
+  EXPECT_EQ(status(k), CL_COMPLETE);
+  // Each command type is reported.
+  struct {
+    const char *name;
+    cl_command_type want;
+    std::function<cl_int(cl_event *)> fn;
+  } cmds[] = {
+      {"read", CL_COMMAND_READ_BUFFER,
+       [&](cl_event *e) { return clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 16, zero.data(), 0, nullptr, e); }},
+      {"write", CL_COMMAND_WRITE_BUFFER,
+       [&](cl_event *e) { return clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 16, zero.data(), 0, nullptr, e); }},
+      {"copy", CL_COMMAND_COPY_BUFFER,
+       [&](cl_event *e) { return clEnqueueCopyBuffer(queue, m, m, 0, 64, 16, 0, nullptr, e); }},
+      {"fill", CL_COMMAND_FILL_BUFFER,
+       [&](cl_event *e) {
+         int p = 1;
+         return clEnqueueFillBuffer(queue, m, &p, 4, 0, 16, 0, nullptr, e);
+       }},
+      {"readrect", CL_COMMAND_READ_BUFFER_RECT,
+       [&](cl_event *e) {
+         size_t o[3] = {0, 0, 0}, r[3] = {16, 1, 1};
+         return clEnqueueReadBufferRect(queue, m, CL_TRUE, o, o, r, 0, 0, 0, 0, zero.data(), 0, nullptr, e);
+       }},
+      {"writerect", CL_COMMAND_WRITE_BUFFER_RECT,
+       [&](cl_event *e) {
+         size_t o[3] = {0, 0, 0}, r[3] = {16, 1, 1};
+         return clEnqueueWriteBufferRect(queue, m, CL_TRUE, o, o, r, 0, 0, 0, 0, zero.data(), 0, nullptr, e);
+       }},
+      {"copyrect", CL_COMMAND_COPY_BUFFER_RECT,
+       [&](cl_event *e) {
+         size_t o[3] = {0, 0, 0}, d[3] = {64, 0, 0}, r[3] = {16, 1, 1};
+         return clEnqueueCopyBufferRect(queue, m, m, o, d, r, 0, 0, 0, 0, 0, nullptr, e);
+       }},
+  };
+  for (auto &cmd : cmds) {
+    SCOPED_TRACE(cmd.name);
+    cl_event e = nullptr;
+    ASSERT_CL_OK(cmd.fn(&e));
+    track(e);
+    ASSERT_CL_OK(clWaitForEvents(1, &e));
+    ASSERT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr));
+    EXPECT_EQ(t, cmd.want);
+    EXPECT_EQ(status(e), CL_COMPLETE);
+  }
+}
+
+TEST_F(Event, ReleasedEventCommandStillRuns) {
+  cl_event gate = makeUserEvent();
+  std::vector<int> zero(256, 0);
+  cl_mem m = makeBuffer(1024, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data());
+  cl_kernel k = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t n = 256;
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 1, &gate, &e));
+  ASSERT_CL_OK(clReleaseEvent(e));
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  std::vector<int> out(256);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(256, 1));
+}
+
+// ---------------------------------------------------------------------------
+// Callbacks
+// ---------------------------------------------------------------------------
+TEST_F(Event, CallbacksForAllStatuses) {
+  cl_event gate = makeUserEvent();
+  std::vector<int> zero(1024, 0);
+  cl_mem m = makeBuffer(4096, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data());
+  cl_event k = addOne(queue, m, 1024, 1, &gate);
+  CbRecord sub, run, comp, comp2;
+  ASSERT_CL_OK(clSetEventCallback(k, CL_SUBMITTED, recordCb, &sub));
+  ASSERT_CL_OK(clSetEventCallback(k, CL_RUNNING, recordCb, &run));
+  ASSERT_CL_OK(clSetEventCallback(k, CL_COMPLETE, recordCb, &comp));
+  ASSERT_CL_OK(clSetEventCallback(k, CL_COMPLETE, recordCb, &comp2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(run.calls.load(), 0);
+  EXPECT_EQ(comp.calls.load(), 0);
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &k));
+  ASSERT_TRUE(waitFor([&] {
+    return sub.calls == 1 && run.calls == 1 && comp.calls == 1 && comp2.calls == 1;
+  })) << sub.calls << " " << run.calls << " " << comp.calls << " " << comp2.calls;
+  EXPECT_EQ(sub.submitted.load(), 1);
+  EXPECT_EQ(run.running.load(), 1);
+  EXPECT_EQ(comp.complete.load(), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(sub.calls.load(), 1);
+  EXPECT_EQ(run.calls.load(), 1);
+  EXPECT_EQ(comp.calls.load(), 1);
+}
+
+TEST_F(Event, CallbackOnAlreadyCompleteEvent) {
+  cl_mem m = makeBuffer(64);
+  int v[16] = {0};
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 64, v, 0, nullptr, &e));
+  track(e);
+  ASSERT_CL_OK(clWaitForEvents(1, &e));
+  CbRecord sub, comp;
+  ASSERT_CL_OK(clSetEventCallback(e, CL_COMPLETE, recordCb, &comp));
+  ASSERT_CL_OK(clSetEventCallback(e, CL_SUBMITTED, recordCb, &sub));
+  EXPECT_TRUE(waitFor([&] { return comp.calls == 1 && sub.calls == 1; }));
+  EXPECT_EQ(comp.lastStatus.load(), CL_COMPLETE);
+}
+
+TEST_F(Event, UserEventCallbacks) {
+  cl_event u = makeUserEvent();
+  cl_event v = makeUserEvent();
+  CbRecord cu, cv;
+  ASSERT_CL_OK(clSetEventCallback(u, CL_COMPLETE, recordCb, &cu));
+  ASSERT_CL_OK(clSetEventCallback(v, CL_COMPLETE, recordCb, &cv));
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(cu.calls.load(), 0);
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  ASSERT_CL_OK(clSetUserEventStatus(v, -55));
+  EXPECT_TRUE(waitFor([&] { return cu.calls == 1 && cv.calls == 1; }));
+  EXPECT_EQ(cu.lastStatus.load(), CL_COMPLETE);
+  // A CL_COMPLETE callback of an abnormally terminated event gets the error code.
+  EXPECT_EQ(cv.lastStatus.load(), -55);
+}
+
+TEST_F(Event, CallbackErrors) {
+  cl_event u = makeUserEvent();
+  CbRecord r;
+  EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(u, CL_COMPLETE, nullptr, &r));
+  EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(u, CL_QUEUED, recordCb, &r));
+  EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(u, 7, recordCb, &r));
+  EXPECT_CL(CL_INVALID_VALUE, clSetEventCallback(u, -1, recordCb, &r));
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+}
+
+// ---------------------------------------------------------------------------
+// Cross-queue wait lists
+// ---------------------------------------------------------------------------
+TEST_F(Event, WaitListsAcrossTwoQueues) {
+  cl_command_queue q2 = makeQueue();
+  ASSERT_NE(q2, nullptr);
+  const size_t n = 8192;
+  cl_mem m = makeBuffer(n * sizeof(int));
+  cl_event gate = makeUserEvent();
+  std::vector<int> src(n, 41);
+  cl_event w;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, n * sizeof(int), src.data(), 1, &gate, &w));
+  track(w);
+  cl_event k = addOne(q2, m, n, 1, &w);
+  std::vector<int> out(n, 0);
+  cl_event r;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_FALSE, 0, n * sizeof(int), out.data(), 1, &k, &r));
+  track(r);
+  ASSERT_CL_OK(clFlush(queue));
+  ASSERT_CL_OK(clFlush(q2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(status(k), CL_COMPLETE);
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &r));
+  EXPECT_EQ(out, std::vector<int>(n, 42));
+  // Ping-pong a counter between the two queues.
+  cl_event prev = r;
+  for (int i = 0; i < 10; ++i) {
+    cl_event e = addOne(i % 2 ? queue : q2, m, n, 1, &prev);
+    prev = e;
+  }
+  ASSERT_CL_OK(clWaitForEvents(1, &prev));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr,
+                                   nullptr));
+  EXPECT_EQ(out, std::vector<int>(n, 52));
+}
+
+TEST_F(Event, WaitReleasedFromOtherThread) {
+  cl_event u = makeUserEvent();
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    clSetUserEventStatus(u, CL_COMPLETE);
+  });
+  EXPECT_CL_OK(clWaitForEvents(1, &u));
+  t.join();
+}
+
+// ---------------------------------------------------------------------------
+// Failing user events
+// ---------------------------------------------------------------------------
+TEST_F(Event, NegativeUserEventFailsDependents) {
+  cl_event u = makeUserEvent();
+  std::vector<int> init(256, 5);
+  cl_mem m = makeBuffer(1024, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_command_queue q2 = makeQueue();
+  cl_event k = addOne(q2, m, 256, 1, &u);
+  ASSERT_NE(k, nullptr);
+  cl_event marker;
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(q2, 1, &k, &marker));
+  track(marker);
+  ASSERT_CL_OK(clFlush(q2));
+  ASSERT_CL_OK(clSetUserEventStatus(u, -1));
+  // Waiting on the failed user event itself or anything depending on it reports the failure.
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &u));
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &k));
+  EXPECT_LT(status(k), 0);
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &marker));
+  EXPECT_LT(status(marker), 0);
+  // A blocking command with the failed event in its wait list fails too.
+  std::vector<int> out(256, 0);
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 1, &u, nullptr));
+  cl_int err = CL_SUCCESS;
+  void *p = clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_READ, 0, 1024, 1, &k, nullptr, &err);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, err);
+  // The kernel never ran.
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, init);
+  // Queues can still be finished (no hang).
+  clFinish(q2);
+  EXPECT_CL_OK(clFinish(queue));
+}
+
+TEST_F(Event, NegativeUserEventWhileBlocked) {
+  cl_event u = makeUserEvent();
+  cl_mem m = makeBuffer(64);
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    clSetUserEventStatus(u, -7);
+  });
+  int out[16];
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 64, out, 1, &u, nullptr));
+  t.join();
+  clFinish(queue);
+}
+
+// ---------------------------------------------------------------------------
+// clWaitForEvents validation
+// ---------------------------------------------------------------------------
+TEST_F(Event, WaitForEventsErrors) {
+  cl_event u = makeUserEvent();
+  EXPECT_CL(CL_INVALID_VALUE, clWaitForEvents(0, &u));
+  EXPECT_CL(CL_INVALID_VALUE, clWaitForEvents(1, nullptr));
+  cl_context other = makeContext();
+  cl_event f = makeUserEvent(other);
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  ASSERT_CL_OK(clSetUserEventStatus(f, CL_COMPLETE));
+  cl_event mixed[2] = {u, f};
+  EXPECT_CL(CL_INVALID_CONTEXT, clWaitForEvents(2, mixed));
+  cl_event withNull[2] = {u, nullptr};
+  EXPECT_CL(CL_INVALID_EVENT, clWaitForEvents(2, withNull));
+}
+
+TEST_F(Event, InvalidEventHandles) {
+  TUTTI_ONLY();
+  Garbage g;
+  cl_event bad = g.as<cl_event>();
+  cl_int st;
+  EXPECT_CL(CL_INVALID_EVENT, clWaitForEvents(1, &bad));
+  EXPECT_CL(CL_INVALID_EVENT, clGetEventInfo(bad, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st,
+                                             &st, nullptr));
+  EXPECT_CL(CL_INVALID_EVENT, clSetEventCallback(bad, CL_COMPLETE, recordCb, nullptr));
+  EXPECT_CL(CL_INVALID_EVENT, clSetUserEventStatus(bad, CL_COMPLETE));
+  EXPECT_CL(CL_INVALID_EVENT, clRetainEvent(bad));
+  EXPECT_CL(CL_INVALID_EVENT, clReleaseEvent(bad));
+  cl_ulong t;
+  EXPECT_CL(CL_INVALID_EVENT,
+            clGetEventProfilingInfo(bad, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr));
+  EXPECT_CL(CL_INVALID_EVENT, clGetEventInfo(nullptr, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                             sizeof st, &st, nullptr));
+}
+
+// ---------------------------------------------------------------------------
+// Profiling
+// ---------------------------------------------------------------------------
+TEST_F(Event, ProfilingOrdering) {
+  cl_command_queue pq = makeQueue(CL_QUEUE_PROFILING_ENABLE);
+  ASSERT_NE(pq, nullptr);
+  const size_t n = 1 << 16;
+  cl_mem m = makeBuffer(n * sizeof(int));
+  std::vector<int> src(n, 1);
+  cl_event w, k, r, mk;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(pq, m, CL_FALSE, 0, n * sizeof(int), src.data(), 0, nullptr, &w));
+  track(w);
+  k = addOne(pq, m, n, 0, nullptr);
+  ASSERT_CL_OK(clEnqueueReadBuffer(pq, m, CL_FALSE, 0, n * sizeof(int), src.data(), 0, nullptr, &r));
+  track(r);
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(pq, 0, nullptr, &mk));
+  track(mk);
+  ASSERT_CL_OK(clFinish(pq));
+  cl_ulong prevEnd = 0;
+  for (cl_event e : std::initializer_list<cl_event>{w, k, r, mk}) {
+    cl_ulong q = 0, s = 0, st = 0, en = 0, co = 0;
+    size_t sz = 0;
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, 0, nullptr, &sz));
+    EXPECT_EQ(sz, sizeof(cl_ulong));
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof q, &q, nullptr));
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_SUBMIT, sizeof s, &s, nullptr));
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof st, &st, nullptr));
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof en, &en, nullptr));
+    ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_COMPLETE, sizeof co, &co, nullptr));
+    EXPECT_GT(q, 0u);
+    EXPECT_LE(q, s);
+    EXPECT_LE(s, st);
+    EXPECT_LE(st, en);
+    EXPECT_LE(en, co);
+    // In-order queue: a command starts after the previous one ended.
+    EXPECT_GE(st, prevEnd);
+    prevEnd = en;
+  }
+  cl_ulong v;
+  EXPECT_CL(CL_INVALID_VALUE, clGetEventProfilingInfo(k, 0x7777, sizeof v, &v, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE, clGetEventProfilingInfo(k, CL_PROFILING_COMMAND_START, 4, &v, nullptr));
+}
+
+TEST_F(Event, ProfilingNotAvailable) {
+  // Queue without profiling.
+  cl_mem m = makeBuffer(64);
+  int v[16] = {0};
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 64, v, 0, nullptr, &e));
+  track(e);
+  cl_ulong t;
+  for (cl_profiling_info p : std::initializer_list<cl_profiling_info>{CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                              CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END}) {
+    EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE, clGetEventProfilingInfo(e, p, sizeof t, &t, nullptr));
+  }
+  // User events never have profiling info.
+  cl_event u = makeUserEvent();
+  EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE,
+            clGetEventProfilingInfo(u, CL_PROFILING_COMMAND_QUEUED, sizeof t, &t, nullptr));
+  // Not yet complete on a profiling queue.
+  cl_command_queue pq = makeQueue(CL_QUEUE_PROFILING_ENABLE);
+  cl_event pending;
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(pq, 1, &u, &pending));
+  track(pending);
+  EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE,
+            clGetEventProfilingInfo(pending, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr));
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &pending));
+  EXPECT_CL_OK(clGetEventProfilingInfo(pending, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr));
+}
+
+TEST_F(Event, ProfilingKernelDurationPlausible) {
+  cl_command_queue pq = makeQueue(CL_QUEUE_PROFILING_ENABLE);
+  cl_kernel k = commonKernel("spin");
+  const size_t n = 4096;
+  std::vector<int> init(n, 1);
+  cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  int iters = 20000;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof iters, &iters));
+  cl_event e;
+  auto t0 = std::chrono::steady_clock::now();
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(pq, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+  track(e);
+  ASSERT_CL_OK(clWaitForEvents(1, &e));
+  auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                  .count();
+  cl_ulong st = 0, en = 0;
+  ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof st, &st, nullptr));
+  ASSERT_CL_OK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof en, &en, nullptr));
+  EXPECT_GT(en, st);
+  EXPECT_LE(en - st, (cl_ulong)wall + 1000000) << "device time longer than host wall time";
+}
