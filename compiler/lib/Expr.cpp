@@ -143,34 +143,33 @@ uint32_t ExprData::cast(Op op, uint32_t a, unsigned w) {
 // ---------------------------------------------------------------------------
 
 void ExprData::prepare() const {
-  std::call_once(once_, [this] {
-    size_t n = nodes.size();
-    polys_.assign(n, Poly());
-    flags_.assign(n, 0);
-    // flags: recursive (IV nodes refer to loop_btc nodes that may come later)
-    std::vector<uint8_t> state(n, 0);
-    std::function<uint8_t(uint32_t)> fl = [&](uint32_t id) -> uint8_t {
-      if (state[id] == 2) return flags_[id];
-      if (state[id] == 1) return 3;  // cycle (should not happen): be conservative
-      state[id] = 1;
-      const Node &nd = nodes[id];
-      uint8_t f = 0;
-      if (nd.op == Op::Sym) {
-        if (nd.sym == (uint8_t)Sym::GroupId) f = 3;
-        else if (nd.sym == (uint8_t)Sym::LocalId) f = 1;
-      } else if (nd.op == Op::IV) {
-        f = 1;
-        if (nd.idx < loop_btc.size() && loop_btc[nd.idx] >= 0) f |= fl((uint32_t)loop_btc[nd.idx]);
-        else f |= 2;  // unknown bound: assume the worst
-      }
-      for (uint32_t k = 0; k < nd.count; ++k) f |= fl(kids[nd.first + k]);
-      flags_[id] = f;
-      state[id] = 2;
-      return f;
-    };
-    for (uint32_t i = 0; i < n; ++i) fl(i);
-
-    for (uint32_t i = 0; i < n; ++i) {
+  if (prepared_.load(std::memory_order_acquire) == nodes.size()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = nodes.size();
+  size_t from = polys_.size();
+  if (from == n) return;
+  polys_.resize(n);
+  flags_.resize(n, 0);
+  for (uint32_t i = (uint32_t)from; i < n; ++i) {
+    const Node &nd = nodes[i];
+    // flags: every referenced node has a lower index (children, and the
+    // trip count of a loop is built before its IV node)
+    uint8_t f = 0;
+    if (nd.op == Op::Sym) {
+      if (nd.sym == (uint8_t)Sym::GroupId) f = 3;
+      else if (nd.sym == (uint8_t)Sym::LocalId) f = 1;
+    } else if (nd.op == Op::IV) {
+      f = 1;
+      if (nd.idx < loop_btc.size() && loop_btc[nd.idx] >= 0 && (uint32_t)loop_btc[nd.idx] < i)
+        f |= flags_[loop_btc[nd.idx]];
+      else
+        f |= 2;  // unknown bound: assume the worst
+    }
+    for (uint32_t k = 0; k < nd.count; ++k) f |= flags_[kids[nd.first + k]];
+    flags_[i] = f;
+  }
+  for (uint32_t i = (uint32_t)from; i < n; ++i) {
+    {
       const Node &nd = nodes[i];
       Poly p;
       auto kid = [&](uint32_t k) -> const Poly & { return polys_[kids[nd.first + k]]; };
@@ -247,7 +246,8 @@ void ExprData::prepare() const {
                      p.checks.end());
       polys_[i] = std::move(p);
     }
-  });
+  }
+  prepared_.store(n, std::memory_order_release);
 }
 
 const Poly &ExprData::poly(uint32_t node) const {
@@ -564,6 +564,9 @@ bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
     for (uint32_t k = 0; k < n.count; ++k)
       if (kids[n.first + k] >= i) return false;
     if (n.width == 0 || n.width > 128) return false;
+    if (n.op == Op::IV && (n.idx >= loop_btc.size() || loop_btc[n.idx] < 0 ||
+                           (uint32_t)loop_btc[n.idx] >= i))
+      return false;
   }
   auto okNode = [&](int32_t x) { return x >= -1 && x < (int32_t)nodes.size(); };
   for (int32_t b : loop_btc) if (!okNode(b)) return false;

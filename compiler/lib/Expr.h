@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -97,7 +98,8 @@ struct ExprData {
   uint32_t intern(const Node &n, const std::vector<uint32_t> &ops);
   std::map<std::string, uint32_t> cons_;
   void prepare() const;
-  mutable std::once_flag once_;
+  mutable std::mutex mu_;
+  mutable std::atomic<size_t> prepared_{0};
   mutable std::vector<Poly> polys_;
   mutable std::vector<uint8_t> flags_;  // bit0 var, bit1 group
 };

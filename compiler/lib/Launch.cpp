@@ -240,21 +240,27 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
   return r;
 }
 
-bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
-                         const ScalarArgs &sargs, std::string *why) {
+namespace detail {
+// 1 contiguous, 0 affine but not contiguous, -1 not computable
+int contiguityCheck(const KernelInfo &k, unsigned arg, const NDRange &full,
+                    const ScalarArgs &sargs, std::string *why) {
   auto fail = [&](const std::string &s) {
     if (why) *why = s;
-    return false;
+    return -1;
+  };
+  auto no = [&](const std::string &s) {
+    if (why) *why = s;
+    return 0;
   };
   if (arg >= k.args.size()) return fail("no such argument");
   const ArgInfo &ai = k.args[arg];
-  if (!ai.written) return true;
+  if (!ai.written) return 1;
   if (ai.escapes || !k.exprs) return fail("argument escapes analysis");
   const ExprData &d = *k.exprs;
   auto args = interpretArgs(k, sargs);
   Env env = baseEnv(full, &args);
   uint64_t N[3] = {full.numGroups(0), full.numGroups(1), full.numGroups(2)};
-  if (N[0] * N[1] * N[2] <= 1) return true;
+  if (N[0] * N[1] * N[2] <= 1) return 1;
   bool haveA = false;
   I128 A[3] = {0, 0, 0};
   I128 lo = 0, hi = 0;
@@ -301,7 +307,7 @@ bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
       haveA = true;
     } else {
       for (int i = 0; i < 3; ++i)
-        if (N[i] > 1 && A[i] != coef[i]) return fail("write sites move differently with the group id");
+        if (N[i] > 1 && A[i] != coef[i]) return no("write sites move differently with the group id");
     }
     // the part that does not depend on the group id, over one group
     Env e1 = env;
@@ -313,7 +319,7 @@ bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
     if (!anyR) { lo = b; hi = en; anyR = true; }
     else { lo = std::min(lo, b); hi = std::max(hi, en); }
   }
-  if (!haveA) return true;  // only non-plain writes
+  if (!haveA) return 1;  // only non-plain writes
   // flattened stride S: A_d == S * prod_{e<d} N_e for every dimension with N_d > 1
   I128 S = 0;
   bool haveS = false;
@@ -321,17 +327,17 @@ bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
   for (int i = 0; i < 3; ++i) {
     if (N[i] > 1) {
       if (!haveS) {
-        if (A[i] % prod != 0) return fail("group stride not linear in the flattened id");
+        if (A[i] % prod != 0) return no("group stride not linear in the flattened id");
         S = A[i] / prod;
         haveS = true;
       } else if (A[i] != S * prod) {
-        return fail("group footprints do not follow the flattened order");
+        return no("group footprints do not follow the flattened order");
       }
     }
     prod *= (I128)N[i];
   }
   I128 W = hi - lo;
-  if (S <= 0) return fail("group footprints do not increase with the group id");
+  if (S <= 0) return no("group footprints do not increase with the group id");
   if (S < W) {
     if (why) {
       std::ostringstream os;
@@ -339,10 +345,60 @@ bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
          << (long long)S << " B)";
       *why = os.str();
     }
-    return false;
+    return 0;
   }
-  return true;
+  return 1;
 }
+
+Contiguity staticContiguity(const KernelInfo &k) {
+  struct Cfg { unsigned dim; uint64_t L[3], N[3]; };
+  static const Cfg cfgs[] = {
+      {1, {16, 1, 1}, {7, 1, 1}},   {1, {64, 1, 1}, {3, 1, 1}},   {1, {8, 1, 1}, {33, 1, 1}},
+      {2, {8, 4, 1}, {5, 3, 1}},    {2, {16, 2, 1}, {4, 6, 1}},   {2, {4, 1, 1}, {6, 5, 1}},
+      {2, {32, 1, 1}, {3, 4, 1}},   {3, {4, 2, 2}, {3, 3, 2}},    {3, {8, 1, 1}, {4, 3, 2}},
+      {3, {2, 2, 2}, {5, 2, 3}},
+  };
+  unsigned dim = std::clamp<unsigned>(k.max_dim, 1, 3);
+  int yes = 0, no = 0, unknown = 0;
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (const Cfg &c : cfgs) {
+    if (c.dim != dim) continue;
+    NDRange r;
+    r.work_dim = dim;
+    for (unsigned d = 0; d < 3; ++d) {
+      r.local_size[d] = c.L[d];
+      r.global_size[d] = c.L[d] * c.N[d];
+    }
+    ScalarArgs a;
+    for (unsigned i = 0; i < k.args.size(); ++i) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t v = 1 + (seed >> 33) % 37;
+      a.set(i, &v, 8);
+    }
+    bool allYes = true;
+    bool anyUnknown = false;
+    for (unsigned i = 0; i < k.args.size(); ++i) {
+      if (!k.args[i].written) continue;
+      int c2 = contiguityCheck(k, i, r, a, nullptr);
+      if (c2 < 0) anyUnknown = true;
+      if (c2 != 1) allYes = false;
+    }
+    if (anyUnknown) ++unknown;
+    else if (allYes) ++yes;
+    else ++no;
+  }
+  if (unknown) return Contiguity::Unknown;
+  if (yes && !no) return Contiguity::Contiguous;
+  if (yes) return Contiguity::LaunchDependent;
+  return Contiguity::Discontiguous;
+}
+}  // namespace detail
+
+bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
+                         const ScalarArgs &sargs, std::string *why) {
+  return detail::contiguityCheck(k, arg, full, sargs, why) == 1;
+}
+
 
 bool writesContiguous(const KernelInfo &k, const NDRange &full, const ScalarArgs &args,
                       std::string *why) {

@@ -1,0 +1,12 @@
+# Writes OUT with TUTTI_COMPILER_VERSION = BASE-<hash of INPUTS ('|'-separated)>.
+string(REPLACE "|" ";" _inputs "${INPUTS}")
+list(SORT _inputs)
+set(_acc "${BASE}")
+foreach(_f IN LISTS _inputs)
+  file(SHA256 ${_f} _h)
+  string(APPEND _acc "${_h}")
+endforeach()
+string(SHA256 _all "${_acc}")
+string(SUBSTRING ${_all} 0 16 _short)
+set(_content "#pragma once\n#define TUTTI_COMPILER_VERSION \"${BASE}-${_short}\"\n")
+file(WRITE ${OUT} "${_content}")

@@ -1,0 +1,140 @@
+// IR helpers shared by the passes: address spaces, kernel identification,
+// cloning a kernel with extra parameters.
+#include "llvm/ADT/Triple.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include "Internal.h"
+
+using namespace llvm;
+
+namespace tutti::compiler::detail {
+
+AddrSpaces AddrSpaces::of(const Module &M) {
+  AddrSpaces a;
+  Triple T(M.getTargetTriple());
+  if (T.isNVPTX()) {
+    a.priv = 0;
+    a.global = 1;
+    a.constant = 4;
+    a.local = 3;
+    a.generic = 0;
+  }
+  return a;
+}
+
+bool isKernel(const Function &F) {
+  if (F.isDeclaration()) return false;
+  if (F.getCallingConv() == CallingConv::SPIR_KERNEL || F.getCallingConv() == CallingConv::PTX_Kernel)
+    return true;
+  return F.getMetadata("kernel_arg_addr_space") != nullptr;
+}
+
+std::string variantOf(const Function &F) {
+  if (!F.hasFnAttribute("tutti-variant")) return "";
+  return F.getFnAttribute("tutti-variant").getValueAsString().str();
+}
+
+unsigned origArgCount(const Function &F) {
+  if (F.hasFnAttribute("tutti-orig-args")) {
+    unsigned n = 0;
+    if (!F.getFnAttribute("tutti-orig-args").getValueAsString().getAsInteger(10, n)) return n;
+  }
+  return F.arg_size();
+}
+
+std::string calleeName(const CallBase &CB) {
+  if (const Function *F = CB.getCalledFunction()) return F->getName().str();
+  if (auto *F = dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts()))
+    return F->getName().str();
+  return "";
+}
+
+static MDNode *extendMD(LLVMContext &C, MDNode *old, unsigned oldCount,
+                        const std::vector<Metadata *> &add) {
+  std::vector<Metadata *> ops;
+  if (old)
+    for (unsigned i = 0; i < old->getNumOperands(); ++i) ops.push_back(old->getOperand(i).get());
+  // pad if metadata was shorter than the argument list
+  while (ops.size() < oldCount) ops.push_back(MDString::get(C, ""));
+  ops.insert(ops.end(), add.begin(), add.end());
+  return MDNode::get(C, ops);
+}
+
+Function *cloneKernelWithParams(Function &F, const std::string &name,
+                                const std::vector<ExtraParam> &extra) {
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  std::vector<Type *> params(F.getFunctionType()->param_begin(), F.getFunctionType()->param_end());
+  for (auto &e : extra) params.push_back(e.type);
+  FunctionType *FT = FunctionType::get(F.getReturnType(), params, false);
+  if (Function *old = M.getFunction(name)) old->eraseFromParent();
+  Function *NF = Function::Create(FT, F.getLinkage(), F.getAddressSpace(), name, &M);
+  ValueToValueMapTy VMap;
+  auto NI = NF->arg_begin();
+  for (Argument &A : F.args()) {
+    NI->setName(A.getName());
+    VMap[&A] = &*NI;
+    ++NI;
+  }
+  for (auto &e : extra) {
+    NI->setName(e.name);
+    ++NI;
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  NF->setCallingConv(F.getCallingConv());
+  if (!NF->hasFnAttribute("tutti-orig-args"))
+    NF->addFnAttr("tutti-orig-args", std::to_string(F.arg_size()));
+
+  unsigned n = F.arg_size();
+  auto strs = [&](auto get) {
+    std::vector<Metadata *> v;
+    for (auto &e : extra) v.push_back(MDString::get(C, get(e)));
+    return v;
+  };
+  std::vector<Metadata *> as;
+  for (auto &e : extra)
+    as.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), e.clAddrSpace)));
+  auto set = [&](const char *kind, const std::vector<Metadata *> &add) {
+    MDNode *old = F.getMetadata(kind);
+    if (!old && std::string(kind) == "kernel_arg_name") return;
+    NF->setMetadata(kind, extendMD(C, old, n, add));
+  };
+  set("kernel_arg_addr_space", as);
+  set("kernel_arg_access_qual", strs([](const ExtraParam &) { return std::string("none"); }));
+  set("kernel_arg_type", strs([](const ExtraParam &e) { return e.clType; }));
+  set("kernel_arg_base_type", strs([](const ExtraParam &e) { return e.clType; }));
+  set("kernel_arg_type_qual", strs([](const ExtraParam &) { return std::string(""); }));
+  set("kernel_arg_name", strs([](const ExtraParam &e) { return e.name; }));
+
+  if (NamedMDNode *ann = M.getNamedMetadata("nvvm.annotations")) {
+    bool isK = false;
+    for (MDNode *op : ann->operands()) {
+      if (op->getNumOperands() < 3) continue;
+      auto *v = dyn_cast_or_null<ValueAsMetadata>(op->getOperand(0).get());
+      auto *s = dyn_cast_or_null<MDString>(op->getOperand(1).get());
+      if (v && v->getValue() == &F && s && s->getString() == "kernel") isK = true;
+    }
+    if (isK) {
+      Metadata *ops[] = {ValueAsMetadata::get(NF), MDString::get(C, "kernel"),
+                         ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1))};
+      ann->addOperand(MDNode::get(C, ops));
+    }
+  }
+  return NF;
+}
+
+std::vector<ExtraParam> abiParams(LLVMContext &C) {
+  std::vector<ExtraParam> v;
+  Type *I64 = Type::getInt64Ty(C);
+  const char *names[] = {"wg_offset", "num_groups", "global_size", "local_size", "global_offset"};
+  for (int g = 0; g < 5; ++g)
+    for (int d = 0; d < 3; ++d)
+      v.push_back({I64, std::string("__tutti_") + names[g] + std::to_string(d), "ulong", 0});
+  v.push_back({I64, "__tutti_work_dim", "ulong", 0});
+  return v;
+}
+
+}  // namespace tutti::compiler::detail

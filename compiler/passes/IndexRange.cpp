@@ -1,0 +1,292 @@
+// Index-range analysis: the byte offset of every global access, relative to
+// its argument, as an expression over group ids, local ids, NDRange sizes,
+// scalar arguments and loop iterations (from ScalarEvolution). The runtime
+// evaluates these expressions with interval arithmetic over a flattened group
+// range (accessedRange) and tests contiguity per launch (writesContiguous).
+// Non-affine or data-dependent indices are recorded as unknown.
+//
+//   analysis: tutti-index-range         printer: print<tutti-index-range>
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "../lib/Internal.h"
+
+using namespace llvm;
+
+namespace tutti::compiler::detail {
+
+AnalysisKey IndexRangeAnalysis::Key;
+
+ScevToExpr::ScevToExpr(Function &F, ScalarEvolution &SE, LoopInfo &LI, ExprData &D)
+    : F(F), SE(SE), LI(LI), D(D) {}
+
+int32_t ScevToExpr::convert(const SCEV *S, std::string &why) { return conv(S, why); }
+
+int32_t ScevToExpr::loopId(const Loop *L, std::string &why) {
+  auto it = loopIds.find(L);
+  if (it != loopIds.end()) return it->second;
+  int32_t id = (int32_t)D.loop_btc.size();
+  loopIds[L] = id;
+  loopList.push_back(L);
+  D.loop_btc.push_back(-1);
+  D.loop_trip.push_back(-1);
+  const SCEV *B = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(B)) B = SE.getConstantMaxBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(B)) {
+    why = "trip count of loop '" + L->getHeader()->getName().str() + "' not computable";
+    return id;
+  }
+  std::string w2;
+  int32_t b = conv(B, w2);
+  if (b < 0) {
+    why = "trip count of loop '" + L->getHeader()->getName().str() + "': " + w2;
+    return id;
+  }
+  D.loop_btc[id] = b;
+  unsigned w = D.nodes[b].width;
+  D.loop_trip[id] = (int32_t)D.bin(Op::Add, (uint32_t)b, D.cst(1, w), w);
+  return id;
+}
+
+int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
+  auto it = memo.find(S);
+  if (it != memo.end() && it->second >= 0) return it->second;
+  unsigned w = (unsigned)SE.getTypeSizeInBits(S->getType());
+  int32_t r = -1;
+  auto kidsOf = [&](const SCEVNAryExpr *N, std::vector<uint32_t> &out) {
+    for (const SCEV *op : N->operands()) {
+      int32_t k = conv(op, why);
+      if (k < 0) return false;
+      out.push_back((uint32_t)k);
+    }
+    return true;
+  };
+  switch (S->getSCEVType()) {
+    case scConstant: {
+      const APInt &v = cast<SCEVConstant>(S)->getAPInt();
+      if (v.getMinSignedBits() > 64) { why = "constant too wide"; return -1; }
+      r = (int32_t)D.cst(v.getSExtValue(), w);
+      break;
+    }
+    case scTruncate:
+    case scZeroExtend:
+    case scSignExtend: {
+      auto *C = cast<SCEVCastExpr>(S);
+      int32_t k = conv(C->getOperand(), why);
+      if (k < 0) return -1;
+      Op op = S->getSCEVType() == scTruncate ? Op::Trunc
+              : S->getSCEVType() == scZeroExtend ? Op::ZExt : Op::SExt;
+      r = (int32_t)D.cast(op, (uint32_t)k, w);
+      break;
+    }
+    case scAddExpr:
+    case scMulExpr:
+    case scSMaxExpr:
+    case scUMaxExpr:
+    case scSMinExpr:
+    case scUMinExpr:
+    case scSequentialUMinExpr: {
+      std::vector<uint32_t> ops;
+      if (!kidsOf(cast<SCEVNAryExpr>(S), ops)) return -1;
+      Op op;
+      switch (S->getSCEVType()) {
+        case scAddExpr: op = Op::Add; break;
+        case scMulExpr: op = Op::Mul; break;
+        case scSMaxExpr: op = Op::SMax; break;
+        case scUMaxExpr: op = Op::UMax; break;
+        case scSMinExpr: op = Op::SMin; break;
+        default: op = Op::UMin; break;
+      }
+      r = (int32_t)D.nary(op, ops, w);
+      break;
+    }
+    case scUDivExpr: {
+      auto *U = cast<SCEVUDivExpr>(S);
+      int32_t a = conv(U->getLHS(), why);
+      if (a < 0) return -1;
+      int32_t b = conv(U->getRHS(), why);
+      if (b < 0) return -1;
+      r = (int32_t)D.bin(Op::UDiv, (uint32_t)a, (uint32_t)b, w);
+      break;
+    }
+    case scAddRecExpr: {
+      auto *AR = cast<SCEVAddRecExpr>(S);
+      if (!AR->isAffine()) { why = "non-affine recurrence"; return -1; }
+      int32_t st = conv(AR->getStart(), why);
+      if (st < 0) return -1;
+      int32_t step = conv(AR->getStepRecurrence(SE), why);
+      if (step < 0) return -1;
+      std::string lw;
+      int32_t lid = loopId(AR->getLoop(), lw);
+      if (D.loop_btc[lid] < 0) { why = lw.empty() ? "loop trip count unknown" : lw; return -1; }
+      uint32_t iv = D.iv((unsigned)lid, w);
+      r = (int32_t)D.nary(Op::Add, {(uint32_t)st, D.nary(Op::Mul, {(uint32_t)step, iv}, w)}, w);
+      break;
+    }
+    case scUnknown: {
+      Value *V = cast<SCEVUnknown>(S)->getValue();
+      if (auto *A = dyn_cast<Argument>(V)) {
+        if (A->getParent() == &F && A->getType()->isIntegerTy()) {
+          r = (int32_t)D.sym(Sym::Arg, A->getArgNo(), w);
+          break;
+        }
+        why = "depends on pointer argument '" + A->getName().str() + "'";
+        return -1;
+      }
+      if (auto *CI = dyn_cast<CallInst>(V)) {
+        Demangled dm = demangle(calleeName(*CI));
+        WI wi = workItemFn(dm.name);
+        if (wi != WI::None) {
+          unsigned dim = 0;
+          if (wi != WI::WorkDim && wi != WI::GlobalLinearId && wi != WI::LocalLinearId) {
+            auto *C = CI->arg_size() ? dyn_cast<ConstantInt>(CI->getArgOperand(0)) : nullptr;
+            if (!C) { why = dm.name + " with a non-constant dimension"; return -1; }
+            dim = (unsigned)C->getZExtValue();
+          }
+          auto s = [&](Sym k, unsigned d) { return D.sym(k, d, w); };
+          if (dim >= 3) {
+            bool isSize = wi == WI::GlobalSize || wi == WI::LocalSize || wi == WI::NumGroups ||
+                          wi == WI::EnqLocalSize;
+            r = (int32_t)D.cst(isSize ? 1 : 0, w);
+            break;
+          }
+          auto gid = [&](unsigned d) {
+            return D.nary(Op::Add, {D.nary(Op::Mul, {s(Sym::GroupId, d), s(Sym::EnqLocalSize, d)}, w),
+                                    s(Sym::LocalId, d), s(Sym::GlobalOffset, d)}, w);
+          };
+          switch (wi) {
+            case WI::GlobalId: r = (int32_t)gid(dim); break;
+            case WI::LocalId: r = (int32_t)s(Sym::LocalId, dim); break;
+            case WI::GroupId: r = (int32_t)s(Sym::GroupId, dim); break;
+            case WI::GlobalSize: r = (int32_t)s(Sym::GlobalSize, dim); break;
+            case WI::LocalSize: r = (int32_t)s(Sym::LocalSize, dim); break;
+            case WI::NumGroups: r = (int32_t)s(Sym::NumGroups, dim); break;
+            case WI::GlobalOffset: r = (int32_t)s(Sym::GlobalOffset, dim); break;
+            case WI::EnqLocalSize: r = (int32_t)s(Sym::EnqLocalSize, dim); break;
+            case WI::WorkDim: r = (int32_t)D.sym(Sym::WorkDim, 0, w); break;
+            case WI::LocalLinearId: {
+              uint32_t l0 = s(Sym::LocalId, 0), l1 = s(Sym::LocalId, 1), l2 = s(Sym::LocalId, 2);
+              uint32_t L0 = s(Sym::LocalSize, 0), L1 = s(Sym::LocalSize, 1);
+              r = (int32_t)D.nary(Op::Add, {l0, D.nary(Op::Mul, {L0, l1}, w),
+                                            D.nary(Op::Mul, {L0, L1, l2}, w)}, w);
+              break;
+            }
+            case WI::GlobalLinearId: {
+              // (gid0-off0) + G0*(gid1-off1) + G0*G1*(gid2-off2)
+              auto rel = [&](unsigned d) {
+                return D.nary(Op::Add, {D.nary(Op::Mul, {s(Sym::GroupId, d), s(Sym::EnqLocalSize, d)}, w),
+                                        s(Sym::LocalId, d)}, w);
+              };
+              uint32_t G0 = s(Sym::GlobalSize, 0), G1 = s(Sym::GlobalSize, 1);
+              r = (int32_t)D.nary(Op::Add, {rel(0), D.nary(Op::Mul, {G0, rel(1)}, w),
+                                            D.nary(Op::Mul, {G0, G1, rel(2)}, w)}, w);
+              break;
+            }
+            case WI::None: break;
+          }
+          break;
+        }
+      }
+      if (isa<LoadInst>(V)) why = "data-dependent index (loaded value)";
+      else if (auto *I = dyn_cast<Instruction>(V))
+        why = std::string("index depends on '") + I->getOpcodeName() + "'";
+      else why = "index not analyzable";
+      return -1;
+    }
+    default:
+      why = "unsupported expression";
+      return -1;
+  }
+  memo[S] = r;
+  return r;
+}
+
+IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
+  IndexRangeResult R;
+  auto &AA = FAM.getResult<ArgAccessAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  R.exprs = std::make_shared<ExprData>();
+  R.conv = std::make_shared<ScevToExpr>(F, SE, LI, *R.exprs);
+  for (Argument &A : F.args()) R.argNames.push_back(A.getName().str());
+  for (const AccessRec &a : AA.accesses) {
+    std::string why;
+    int32_t node = -1;
+    if (a.unknownObject) why = "pointer of unknown origin";
+    else if (a.args.size() > 1) why = "pointer may point into several arguments";
+    else if (a.size == 0) why = a.sizeVal ? "variable access size" : "access size unknown (builtin)";
+    else if (a.arg >= 0) {
+      const SCEV *S = SE.getSCEV(a.ptr);
+      const SCEV *Base = SE.getPointerBase(S);
+      const SCEV *ArgS = SE.getSCEV(F.getArg(a.arg));
+      if (Base != ArgS) {
+        why = "address not a computable offset from the argument";
+      } else {
+        const SCEV *Off = SE.removePointerBase(S);
+        if (isa<SCEVCouldNotCompute>(Off)) why = "offset not computable";
+        else node = R.conv->convert(Off, why);
+      }
+    }
+    for (unsigned arg : a.args) {
+      Access acc;
+      acc.arg = arg;
+      acc.kind = a.kind;
+      acc.size = (uint32_t)a.size;
+      acc.offset = node;
+      R.exprs->accesses.push_back(acc);
+    }
+    if (a.args.empty()) {
+      Access acc;
+      acc.arg = ~0u;
+      acc.kind = a.kind;
+      acc.offset = -1;
+      R.exprs->accesses.push_back(acc);
+    }
+    R.siteText.push_back(node >= 0 ? R.exprs->str(node, &R.argNames) : why);
+    // siteText is per access record; str() above may prepare polynomials early,
+    // which ExprData supports incrementally.
+  }
+  return R;
+}
+
+namespace {
+struct IndexRangePrinter : PassInfoMixin<IndexRangePrinter> {
+  raw_ostream &OS;
+  explicit IndexRangePrinter(raw_ostream &OS) : OS(OS) {}
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    if (!isKernel(F)) return PreservedAnalyses::all();
+    auto &AA = FAM.getResult<ArgAccessAnalysis>(F);
+    auto &R = FAM.getResult<IndexRangeAnalysis>(F);
+    OS << "index-range '" << F.getName() << "'\n";
+    for (size_t i = 0; i < AA.accesses.size(); ++i) {
+      const AccessRec &a = AA.accesses[i];
+      OS << "  " << (a.kind == 0 ? "load" : a.kind == 1 ? "store" : "atomic") << " ";
+      if (a.arg >= 0) OS << "arg" << a.arg;
+      else OS << "?";
+      OS << " " << a.size << "B: " << R.siteText[i] << "\n";
+    }
+    const ExprData &D = *R.exprs;
+    for (size_t l = 0; l < D.loop_btc.size(); ++l)
+      OS << "  loop i" << l << ": trip count " << D.str(D.loop_trip[l], &R.argNames) << "\n";
+    return PreservedAnalyses::all();
+  }
+};
+}  // namespace
+
+void registerIndexRange(PassBuilder &PB) {
+  PB.registerAnalysisRegistrationCallback(
+      [](FunctionAnalysisManager &FAM) { FAM.registerPass([] { return IndexRangeAnalysis(); }); });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<tutti-index-range>") {
+          FPM.addPass(IndexRangePrinter(outs()));
+          return true;
+        }
+        return false;
+      });
+}
+
+}  // namespace tutti::compiler::detail
