@@ -21,6 +21,7 @@ import argparse
 import datetime
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -210,5 +211,10 @@ def main(argv=None):
     return 2
 
 
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)  # unwinds through the runner, which kills the running app
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     sys.exit(main())

@@ -13,6 +13,6 @@ from collections import namedtuple
 Profile = namedtuple("Profile", "name size repeat warmup timeout_s")
 
 PROFILES = {
-    "quick": Profile("quick", "tiny", 3, False, 300),
+    "quick": Profile("quick", "tiny", 3, False, 120),
     "full": Profile("full", "thesis", 3, True, 1800),
 }

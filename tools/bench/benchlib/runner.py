@@ -136,6 +136,14 @@ def _env_for(cfg):
     return env
 
 
+def _kill_group(p):
+    """Kills the app and anything it started (its own session, see run_once)."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def run_once(app_path, cfg, size, timeout_s, extra_args=()):
     cmd = [app_path, "--size", size, "--quiet"] + list(extra_args)
     if cfg["kind"] == "native":
@@ -148,11 +156,12 @@ def run_once(app_path, cfg, size, timeout_s, extra_args=()):
         out, err = p.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         timed_out = True
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        _kill_group(p)
         out, err = p.communicate()
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM): leave no app behind
+        _kill_group(p)
+        p.wait()
+        raise
     elapsed = time.monotonic() - t0
     res = parse_result(out)
     tutti_lines = TUTTI_LINE_RE.findall(err) + TUTTI_LINE_RE.findall(out)
