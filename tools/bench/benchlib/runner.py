@@ -40,10 +40,10 @@ def parse_result(stdout):
 
 
 def parse_tutti_lines(lines):
-    """Each 'TUTTI ...' stats line as {'raw': line, key: value...} (numbers converted)."""
+    """Each 'TUTTI ...' stats line as {key: value...} (numbers converted)."""
     out = []
     for line in lines:
-        d = {"raw": line}
+        d = {}
         for k, v in parse_kv(line).items():
             try:
                 d[k] = int(v)
