@@ -96,7 +96,14 @@ TUTTI_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kerne
   if (reqd[0] && !local) return CL_INVALID_WORK_GROUP_SIZE;
   if (local) {
     size_t wg = 0, items[3] = {0, 0, 0};
-    clGetKernelWorkGroupInfo(k, nullptr, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
+    wg = SIZE_MAX;
+    for (size_t s = 0; s < k->real.size(); ++s) {
+      if (!k->real[s]) continue;
+      size_t x = 0;
+      icd(k->real[s]).clGetKernelWorkGroupInfo(k->real[s], q->ctx->slots[s].dev->id,
+                                               CL_KERNEL_WORK_GROUP_SIZE, sizeof x, &x, nullptr);
+      wg = std::min(wg, x);
+    }
     virtualDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, nullptr);
     size_t total = 1;
     bool uniform = true;

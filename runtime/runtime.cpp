@@ -298,6 +298,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   }
   q->inFlight.push_back(cmd->ev);
   q->held.push_back(cmd);
+  TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
+            cmd->deps.size(), cmd->unmetDeps);
   if (settings().batch != "1") flush(q);
 }
 
@@ -343,6 +345,9 @@ void Runtime::tryStart(Command *cmd) {
 
 void Runtime::issue(Command *cmd) {
   IssueResult r = issueCommand(*this, cmd);
+  TUTTI_LOG(Debug, "command %p (kind %d) -> %s on slot %d", (void *)cmd, int(cmd->kind),
+            r.kind == IssueResult::Issued ? "issued" : r.kind == IssueResult::Staging ? "staging" : "done",
+            cmd->slot);
   switch (r.kind) {
     case IssueResult::Staging:
       cmd->state = Command::State::Staging;
@@ -376,6 +381,7 @@ void Runtime::retryStaging() {
 }
 
 void Runtime::finish(Command *cmd, cl_int status) {
+  TUTTI_LOG(Debug, "command %p finished: %s", (void *)cmd, clErrorName(status));
   _cl_event *ev = cmd->ev;
   cmd->state = Command::State::Finished;
   ev->done = true;
@@ -412,6 +418,10 @@ void Runtime::reportInOrder(_cl_command_queue *q) {
         delete cmd;
       }
       if (q->lastBarrier == ev) q->lastBarrier = nullptr;
+      // The queue's access record must not outlive the event it names.
+      q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
+                                       [ev](const auto &a) { return a.ev == ev; }),
+                        q->accesses.end());
       release(ev);
       progressed = true;
       if (q->inOrder()) break;
