@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# test.sh - the whole test suite: installs what is missing, builds, runs every test
+# (unit, API, end-to-end apps native and under Tutti on two PoCL devices, bench
+# self-test), then rebuilds with AddressSanitizer + UndefinedBehaviorSanitizer and runs
+# the unit, API and Tutti app tests again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+export POCL_DEVICES="${POCL_DEVICES:-pthread basic}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs" --timeout 300)
+if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTUTTI_SANITIZE=address,undefined >/dev/null
+  cmake --build build-asan -j"$jobs"
+  # PoCL and the ICD loader leak by design at exit; leaks of Tutti's own objects are
+  # caught by the API tests' reference-count checks instead.
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  (cd build-asan && ctest --output-on-failure -j"$jobs" --timeout 600 -L "unit|api|tutti")
+fi
