@@ -197,6 +197,9 @@ TEST_F(Enqueue, NDRangeRequiredWorkGroupSize) {
             clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l8, 0, nullptr, nullptr));
   EXPECT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l4, 0, nullptr, nullptr));
   EXPECT_EQ(readInts(m, 16), std::vector<int>(16, 4));
+  // OpenCL >= 2.0: a NULL local size with reqd_work_group_size is fine (the 1.x
+  // CL_INVALID_WORK_GROUP_SIZE for that case is gone); PoCL 3.1 still rejects it.
+  if (!isTutti()) return;
   std::vector<int> zeros(16, 0);
   ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 64, zeros.data(), 0, nullptr, nullptr));
   EXPECT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr));
@@ -249,7 +252,7 @@ TEST_F(Enqueue, TaskRuns) {
   ASSERT_CL_OK(clWaitForEvents(1, &ev));
   cl_command_type t = 0;
   ASSERT_CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr));
-  EXPECT_EQ(t, (cl_command_type)CL_COMMAND_TASK);
+  if (isTutti()) EXPECT_EQ(t, (cl_command_type)CL_COMMAND_TASK);  // PoCL says NDRANGE_KERNEL
   EXPECT_EQ(readInts(m, 1)[0], 42);
 }
 
@@ -290,6 +293,7 @@ TEST_F(Enqueue, NativeKernel) {
 // Wait-list validation, shared by every enqueue entry point
 // ---------------------------------------------------------------------------
 TEST_F(Enqueue, WaitListValidationAllCommands) {
+  TUTTI_ONLY();  // PoCL 3.1 crashes on NULL wait-list entries
   cl_mem a = makeBuffer(256), b = makeBuffer(256);
   cl_kernel k = commonKernel("write_gid");
   ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof a, &a));
@@ -431,14 +435,16 @@ TEST_F(Enqueue, ReadWriteErrors) {
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 257, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 200, 57, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 256, 1, host, 0, nullptr, nullptr));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 0, host, 0, nullptr, nullptr));
+  if (isTutti())  // size 0 is invalid; PoCL 3.1 accepts it
+    EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 0, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 16, nullptr, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueReadBuffer(queue, m, CL_TRUE, SIZE_MAX, 2, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE,
             clEnqueueReadBuffer(queue, m, CL_TRUE, 2, SIZE_MAX, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 257, host, 0, nullptr, nullptr));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 0, host, 0, nullptr, nullptr));
+  if (isTutti())
+    EXPECT_CL(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 0, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 16, nullptr, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_MEM_OBJECT,
             clEnqueueReadBuffer(queue, nullptr, CL_TRUE, 0, 16, host, 0, nullptr, nullptr));
@@ -687,7 +693,6 @@ TEST_F(Enqueue, FillBufferErrors) {
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue, m, pat, 4, 0, 18, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue, m, pat, 4, 1020, 8, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue, m, pat, 4, 0, 1028, 0, nullptr, nullptr));
-  EXPECT_CL(CL_INVALID_VALUE, clEnqueueFillBuffer(queue, m, pat, 4, 0, 0, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_MEM_OBJECT,
             clEnqueueFillBuffer(queue, nullptr, pat, 4, 0, 16, 0, nullptr, nullptr));
 }
@@ -770,9 +775,11 @@ TEST_F(Enqueue, MapErrors) {
   EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_READ, 0, 257));
   EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_READ, 250, 7));
   EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_READ, 0, 0));
-  EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16));
-  EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16));
-  EXPECT_CL(CL_INVALID_VALUE, mapErr((cl_map_flags)1 << 20, 0, 16));
+  if (isTutti()) {  // PoCL 3.1 does not validate map flags
+    EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16));
+    EXPECT_CL(CL_INVALID_VALUE, mapErr(CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16));
+    EXPECT_CL(CL_INVALID_VALUE, mapErr((cl_map_flags)1 << 20, 0, 16));
+  }
   EXPECT_EQ(clEnqueueMapBuffer(queue, nullptr, CL_TRUE, CL_MAP_READ, 0, 16, 0, nullptr, nullptr,
                                &err),
             nullptr);
@@ -895,9 +902,11 @@ TEST_F(Enqueue, BarrierOrdersOutOfOrderQueue) {
   EXPECT_EQ(out, std::vector<int>(256, 2));
 }
 
-TEST_F(Enqueue, LegacyMarkerBarrierWaitForEvents) {
+TEST_F(Enqueue, LegacyMarkerAndBarrier) {
   cl_event gate = makeUserEvent();
-  ASSERT_CL_OK(clEnqueueWaitForEvents(queue, 1, &gate));
+  cl_mem m = makeBuffer(64);
+  int v[16] = {0};
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, 64, v, 1, &gate, nullptr));
   cl_event marker;
   ASSERT_CL_OK(clEnqueueMarker(queue, &marker));
   track(marker);
@@ -911,8 +920,27 @@ TEST_F(Enqueue, LegacyMarkerBarrierWaitForEvents) {
   ASSERT_CL_OK(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
   EXPECT_EQ(st, CL_COMPLETE);
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueMarker(queue, nullptr));
+}
+
+TEST_F(Enqueue, LegacyWaitForEvents) {
+  TUTTI_ONLY();  // PoCL 3.1 aborts: clEnqueueWaitForEvents is unimplemented
+  cl_event gate = makeUserEvent();
+  ASSERT_CL_OK(clEnqueueWaitForEvents(queue, 1, &gate));
+  cl_event marker;
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &marker));
+  track(marker);
+  ASSERT_CL_OK(clFlush(queue));
+  cl_int st;
+  ASSERT_CL_OK(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+  EXPECT_GT(st, CL_COMPLETE);
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clFinish(queue));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueWaitForEvents(queue, 0, &gate));
   EXPECT_CL(CL_INVALID_VALUE, clEnqueueWaitForEvents(queue, 1, nullptr));
+  cl_context other = makeContext();
+  cl_event foreign = makeUserEvent(other);
+  EXPECT_CL(CL_INVALID_CONTEXT, clEnqueueWaitForEvents(queue, 1, &foreign));
+  ASSERT_CL_OK(clSetUserEventStatus(foreign, CL_COMPLETE));
 }
 
 TEST_F(Enqueue, InOrderQueueImplicitOrdering) {

@@ -262,8 +262,10 @@ TEST_F(Event, UserEventCallbacks) {
   EXPECT_EQ(cu.calls.load(), 0);
   ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
   ASSERT_CL_OK(clSetUserEventStatus(v, -55));
-  EXPECT_TRUE(waitFor([&] { return cu.calls == 1 && cv.calls == 1; }));
+  EXPECT_TRUE(waitFor([&] { return cu.calls == 1; }));
   EXPECT_EQ(cu.lastStatus.load(), CL_COMPLETE);
+  if (!isTutti()) return;  // PoCL 3.1 never calls back for a failed user event
+  EXPECT_TRUE(waitFor([&] { return cv.calls == 1; }));
   // A CL_COMPLETE callback of an abnormally terminated event gets the error code.
   EXPECT_EQ(cv.lastStatus.load(), -55);
 }
@@ -329,6 +331,7 @@ TEST_F(Event, WaitReleasedFromOtherThread) {
 // Failing user events
 // ---------------------------------------------------------------------------
 TEST_F(Event, NegativeUserEventFailsDependents) {
+  TUTTI_ONLY();  // PoCL 3.1 hangs
   cl_event u = makeUserEvent();
   std::vector<int> init(256, 5);
   cl_mem m = makeBuffer(1024, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
@@ -363,6 +366,7 @@ TEST_F(Event, NegativeUserEventFailsDependents) {
 }
 
 TEST_F(Event, NegativeUserEventWhileBlocked) {
+  TUTTI_ONLY();  // PoCL 3.1 returns CL_SUCCESS
   cl_event u = makeUserEvent();
   cl_mem m = makeBuffer(64);
   std::thread t([&] {

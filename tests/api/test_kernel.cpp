@@ -185,7 +185,8 @@ TEST_F(Kernel, ScalarAndVectorArgs) {
   ASSERT_CL_OK(clSetKernelArg(k, 3, sizeof i, &i));
   ASSERT_CL_OK(clSetKernelArg(k, 4, sizeof l, &l));
   ASSERT_CL_OK(clSetKernelArg(k, 5, sizeof f, &f));
-  EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 6, 12, &v));
+  if (isTutti())  // PoCL 3.1 accepts a 12-byte int4
+    EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 6, 12, &v));
   ASSERT_CL_OK(clSetKernelArg(k, 6, sizeof v, &v));
   ASSERT_CL_OK(run1D(k, 1));
   cl_long res = 0;
@@ -217,6 +218,7 @@ TEST_F(Kernel, ArgsCapturedAtEnqueue) {
 }
 
 TEST_F(Kernel, SamplerAndImageArgErrors) {
+  TUTTI_ONLY();  // PoCL 3.1 accepts any object for image and sampler args
   if (!deviceInfo<cl_bool>(device, CL_DEVICE_IMAGE_SUPPORT)) GTEST_SKIP() << "no images";
   cl_program p = makeProgram(kArgKernels);
   ASSERT_NE(p, nullptr);

@@ -206,6 +206,7 @@ TEST_F(Program, MultipleStringsAndLengths) {
 }
 
 TEST_F(Program, CreateWithSourceErrors) {
+  TUTTI_ONLY();  // PoCL 3.1 crashes on a NULL string entry
   cl_int err = CL_SUCCESS;
   const char *src = "__kernel void k() {}";
   EXPECT_EQ(clCreateProgramWithSource(ctx, 0, &src, nullptr, &err), nullptr);
@@ -370,10 +371,10 @@ TEST_F(Program, CompileAndLinkWithHeaders) {
       << programBuildLog(libP, device);
   EXPECT_EQ(buildInfo<cl_program_binary_type>(mainP, CL_PROGRAM_BINARY_TYPE),
             (cl_program_binary_type)CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
-  // Kernels cannot come from a compiled object.
+  // Kernels cannot come from a compiled object (PoCL 3.1 says CL_INVALID_KERNEL_NAME).
   cl_int err;
   EXPECT_EQ(clCreateKernel(mainP, "linked", &err), nullptr);
-  EXPECT_CL(CL_INVALID_PROGRAM_EXECUTABLE, err);
+  if (isTutti()) EXPECT_CL(CL_INVALID_PROGRAM_EXECUTABLE, err);
 
   // Library first, then the executable.
   cl_program lib = clLinkProgram(ctx, 1, &device, "-create-library", 1, &libP, nullptr, nullptr, &err);
@@ -400,6 +401,7 @@ TEST_F(Program, CompileAndLinkWithHeaders) {
 }
 
 TEST_F(Program, CompileLinkErrors) {
+  TUTTI_ONLY();  // PoCL 3.1 crashes on some of these
   cl_program p = source("__kernel void k(__global int *o) { o[0] = 1; }");
   cl_program h = source("#define X 1\n");
   const char *name = "x.h";
@@ -516,6 +518,7 @@ TEST_F(Program, BinaryOfCompiledObjectLinks) {
 }
 
 TEST_F(Program, BinarySizesBeforeBuild) {
+  TUTTI_ONLY();  // PoCL 3.1 answers CL_INVALID_PROGRAM
   cl_program p = source(kTwoKernels);
   size_t sz = 123;
   ASSERT_CL_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, nullptr));
@@ -549,6 +552,7 @@ TEST_F(Program, RandomBlobIsInvalidBinary) {
 }
 
 TEST_F(Program, CreateWithBinaryArgumentErrors) {
+  TUTTI_ONLY();  // PoCL 3.1 crashes on some of these
   unsigned char byte = 0;
   const unsigned char *bp = &byte;
   const unsigned char *nullBin = nullptr;

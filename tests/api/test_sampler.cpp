@@ -51,6 +51,7 @@ TEST_F(Sampler, LegacyCreateAllModes) {
 }
 
 TEST_F(Sampler, WithPropertiesAndEcho) {
+  TUTTI_ONLY();  // PoCL 3.1 rejects this valid property list with CL_INVALID_VALUE
   if (!images()) GTEST_SKIP() << "no image support";
   cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE,
                                    CL_SAMPLER_ADDRESSING_MODE,  CL_ADDRESS_REPEAT,
@@ -82,6 +83,7 @@ TEST_F(Sampler, WithPropertiesAndEcho) {
 }
 
 TEST_F(Sampler, InvalidValues) {
+  TUTTI_ONLY();  // PoCL 3.1 accepts unknown addressing/filter modes
   if (!images()) GTEST_SKIP() << "no image support";
   cl_int err = CL_SUCCESS;
   EXPECT_EQ(clCreateSampler(ctx, CL_TRUE, 0x7777, CL_FILTER_NEAREST, &err), nullptr);
