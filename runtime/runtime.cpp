@@ -338,6 +338,12 @@ void Runtime::tryStart(Command *cmd) {
     // Only device commands may chain behind unfinished work on their own device.
     slot = chooseSlot(*this, cmd);
     if (slot < 0 || !depsMetOn(cmd, slot)) return;
+    // Chained behind same-device work: stop waiting for those events to finish.
+    for (auto *d : cmd->deps) {
+      auto &w = d->waiters;
+      w.erase(std::remove(w.begin(), w.end(), cmd), w.end());
+    }
+    cmd->unmetDeps = 0;
   }
   cmd->state = Command::State::Ready;
   issue(cmd);
@@ -383,6 +389,7 @@ void Runtime::retryStaging() {
 void Runtime::finish(Command *cmd, cl_int status) {
   TUTTI_LOG(Debug, "command %p finished: %s", (void *)cmd, clErrorName(status));
   _cl_event *ev = cmd->ev;
+  _cl_command_queue *q = cmd->q;  // cmd may be gone once dependents have run
   cmd->state = Command::State::Finished;
   ev->done = true;
   if (status < 0) ev->failure = status;
@@ -392,7 +399,7 @@ void Runtime::finish(Command *cmd, cl_int status) {
     if (w->unmetDeps) --w->unmetDeps;
     tryStart(w);
   }
-  reportInOrder(cmd->q);
+  reportInOrder(q);
 }
 
 // In an in-order queue the app sees commands complete in order, even when Tutti ran
