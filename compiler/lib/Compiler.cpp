@@ -51,6 +51,7 @@ void runPreparation(Module &M, TuttiPipeline &P) {
   MPM.addPass(ForceInlinePass());
   MPM.addPass(AlwaysInlinerPass());
   MPM.addPass(GlobalDCEPass());
+  addCanonicalizeBuiltins(MPM);
   FunctionPassManager FPM;
   if (Triple(M.getTargetTriple()).isSPIR()) FPM.addPass(InferAddressSpacesPass(4));
   FPM.addPass(LowerVectorMemPass());
@@ -131,10 +132,14 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   for (Function &F : M)
     if (isKernel(F) && variantOf(F).empty()) kernels.push_back(&F);
   std::set<std::string> partitionable;
+  setNDRangeAssumption(M, true);  // analysis only, see passes/AssumeNDRange.cpp
+  P.MAM.invalidate(M, PreservedAnalyses::none());
   for (Function *F : kernels) {
     res.kernels.push_back(buildKernelInfo(*F, P.FAM));
     if (res.kernels.back().partitionable) partitionable.insert(F->getName().str());
   }
+  setNDRangeAssumption(M, false);
+  P.MAM.invalidate(M, PreservedAnalyses::none());
   double tAna = msSince(t2);
 
   auto t3 = std::chrono::steady_clock::now();

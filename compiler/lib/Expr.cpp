@@ -277,13 +277,18 @@ struct Evaluator {
   std::vector<uint8_t> state;  // 0 new, 1 busy, 2 ok, 3 failed
   std::vector<Interval> memo;
 
-  Evaluator(const ExprData &d, const Env &e) : d(d), env(e), state(d.nodes.size(), 0),
-                                                memo(d.nodes.size()) {}
+  // Lenient evaluation is used for loop trip counts: a count that is
+  // negative in mathematical terms belongs to a loop whose guard fails, so
+  // unsigned operands may go negative there (the IV is clamped at 0).
+  bool lenient = false;
+
+  Evaluator(const ExprData &d, const Env &e, bool lenient = false)
+      : d(d), env(e), state(d.nodes.size(), 0), memo(d.nodes.size()), lenient(lenient) {}
 
   bool fits(const Interval &v, bool sgn, unsigned w) {
     if (w >= 127) return true;
     if (sgn) return v.lo >= sminOf(w) && v.hi <= smaxOf(w);
-    return v.lo >= 0 && v.hi <= umaxOf(w);
+    return (lenient || v.lo >= 0) && v.hi <= umaxOf(w);
   }
 
   // Interval of an atom.
@@ -310,7 +315,8 @@ struct Evaluator {
       }
       case Op::IV: {
         if (n.idx >= d.loop_btc.size() || d.loop_btc[n.idx] < 0) return std::nullopt;
-        auto b = eval((uint32_t)d.loop_btc[n.idx]);
+        Evaluator sub(d, env, true);
+        auto b = sub.eval((uint32_t)d.loop_btc[n.idx]);
         if (!b) return std::nullopt;
         // A loop whose count is negative in math terms cannot be entered
         // (its guard fails); attribute its accesses to iteration 0.
@@ -338,7 +344,8 @@ struct Evaluator {
         Interval a = c[0], b = c[1];
         if (b.lo < 1) b.lo = 1;  // division by zero is undefined in the kernel
         if (b.hi < b.lo) b.hi = b.lo;
-        return Interval{a.lo / b.hi, a.hi / b.lo};
+        I128 q[4] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
+        return Interval{*std::min_element(q, q + 4), *std::max_element(q, q + 4)};
       }
       case Op::SMax: case Op::UMax: {
         Interval r = c[0];
@@ -417,9 +424,9 @@ struct Evaluator {
 
 }  // namespace
 
-std::optional<Interval> ExprData::eval(uint32_t node, const Env &env) const {
+std::optional<Interval> ExprData::eval(uint32_t node, const Env &env, bool lenient) const {
   prepare();
-  Evaluator ev(*this, env);
+  Evaluator ev(*this, env, lenient);
   return ev.eval(node);
 }
 

@@ -85,7 +85,8 @@ struct ExprData {
 
   // ---- evaluation ----
   // Sound interval of a node; nullopt if a value may not fit its type.
-  std::optional<Interval> eval(uint32_t node, const Env &env) const;
+  // lenient: allow negative unsigned values (trip counts, cost)
+  std::optional<Interval> eval(uint32_t node, const Env &env, bool lenient = false) const;
   const Poly &poly(uint32_t node) const;
   bool dependsOnGroup(uint32_t node) const;
   bool dependsOnVar(uint32_t node) const;

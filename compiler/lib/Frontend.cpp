@@ -165,6 +165,7 @@ FrontendResult parseOpenCL(llvm::LLVMContext &Ctx, const std::string &source,
   CI.setInvocation(inv);
   CI.createDiagnostics(new StringDiagConsumer(diagOS, &CI.getDiagnosticOpts()), true);
   CI.createFileManager(overlay);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());  // "N errors generated." 
   clang::EmitLLVMOnlyAction act(&Ctx);
   bool ok = CI.ExecuteAction(act);
   diagOS.flush();

@@ -125,6 +125,7 @@ class ScevToExpr {
 
  private:
   int32_t conv(const llvm::SCEV *S, std::string &why);
+  const llvm::SCEV *boundFromExitTest(const llvm::Loop *L);
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
   llvm::LoopInfo &LI;
@@ -236,6 +237,11 @@ void registerInstrumentRanges(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerKernelInfoPrinter(llvm::PassBuilder &PB);
+void registerCanonicalizeBuiltins(llvm::PassBuilder &PB);
+void registerAssumeNDRange(llvm::PassBuilder &PB);
+// Adds (on) or removes (off) 31-bit range metadata on global ids/sizes.
+void setNDRangeAssumption(llvm::Module &M, bool on);
+void addCanonicalizeBuiltins(llvm::ModulePassManager &MPM);
 void registerTuttiPasses(llvm::PassBuilder &PB);  // all of the above
 
 // Pass managers with every Tutti pass and analysis registered (Compiler.cpp).
@@ -247,7 +253,8 @@ struct TuttiPipeline {
   llvm::PassBuilder PB;
   TuttiPipeline();
 };
-// force-inline, always-inline, globaldce, infer-address-spaces (SPIR),
+// force-inline, always-inline, globaldce, canonicalize-builtins,
+// infer-address-spaces (SPIR),
 // tutti-lower-vload, then the default O2 pipeline.
 void runPreparation(llvm::Module &M, TuttiPipeline &P);
 

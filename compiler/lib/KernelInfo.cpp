@@ -191,6 +191,8 @@ void registerKernelInfoPrinter(PassBuilder &PB) {
 void registerTuttiPasses(PassBuilder &PB) {
   registerForceInline(PB);
   registerLowerVectorMem(PB);
+  registerCanonicalizeBuiltins(PB);
+  registerAssumeNDRange(PB);
   registerArgAccess(PB);
   registerIndexRange(PB);
   registerHazards(PB);

@@ -187,6 +187,16 @@ Env baseEnv(const NDRange &full, const std::vector<int64_t> *args) {
   return e;
 }
 
+// The analyses assume 31-bit global ids/sizes (passes/AssumeNDRange.cpp).
+bool assumptionHolds(const NDRange &r) {
+  unsigned wd = std::clamp<unsigned>(r.work_dim, 1, 3);
+  for (unsigned d = 0; d < wd; ++d) {
+    if (r.global_size[d] == 0 || r.local_size[d] == 0) return false;
+    if (r.global_size[d] + r.global_offset[d] >= (uint64_t(1) << 31)) return false;
+  }
+  return true;
+}
+
 bool modeMatches(const Access &a, AccessMode m) {
   if (m == AccessMode::Any) return true;
   if (m == AccessMode::Read) return a.kind == 0;
@@ -212,6 +222,7 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
       if (a.offset < 0 || a.size == 0) return r;  // unknown
       acc.push_back(&a);
     }
+  if (!assumptionHolds(full)) return r;
   r.known = true;
   if (acc.empty() || count == 0) return r;
   auto args = interpretArgs(k, sargs);
@@ -256,11 +267,29 @@ int contiguityCheck(const KernelInfo &k, unsigned arg, const NDRange &full,
   const ArgInfo &ai = k.args[arg];
   if (!ai.written) return 1;
   if (ai.escapes || !k.exprs) return fail("argument escapes analysis");
+  if (!assumptionHolds(full)) return fail("NDRange exceeds the analysed 31-bit range");
   const ExprData &d = *k.exprs;
   auto args = interpretArgs(k, sargs);
   Env env = baseEnv(full, &args);
   uint64_t N[3] = {full.numGroups(0), full.numGroups(1), full.numGroups(2)};
   if (N[0] * N[1] * N[2] <= 1) return 1;
+  // Not decomposable: if the write hulls of neighbouring groups overlap the
+  // kernel is certainly not contiguous (copying hulls would clobber);
+  // otherwise we cannot tell.
+  auto hullFallback = [&](const std::string &s) -> int {
+    uint64_t total = full.totalGroups();
+    bool haveprev = false;
+    I128 prevHi = 0;
+    for (uint64_t F = 0; F < total && F < 16; ++F) {
+      ByteRange r = accessedRange(k, arg, AccessMode::Write, full, sargs, F, 1);
+      if (!r.known) return fail(s);
+      if (r.empty()) continue;
+      if (haveprev && (I128)r.begin < prevHi) return no("write hulls of neighbouring groups overlap");
+      prevHi = r.end;
+      haveprev = true;
+    }
+    return fail(s);
+  };
   bool haveA = false;
   I128 A[3] = {0, 0, 0};
   I128 lo = 0, hi = 0;
@@ -282,7 +311,7 @@ int contiguityCheck(const KernelInfo &k, unsigned arg, const NDRange &full,
           ++ng;
           gd = (int)n.idx;
         } else if (d.dependsOnGroup(at)) {
-          return fail("group id inside a non-affine term");
+          return hullFallback("group id inside a non-affine term");
         } else if (d.dependsOnVar(at)) {
           other = true;
         }
@@ -415,12 +444,12 @@ bool writesContiguous(const KernelInfo &k, const NDRange &full, const ScalarArgs
 
 std::optional<double> costPerWorkItem(const KernelInfo &k, const NDRange &full,
                                       const ScalarArgs &sargs) {
-  if (!k.exprs || k.exprs->cost < 0) return std::nullopt;
+  if (!k.exprs || k.exprs->cost < 0 || !assumptionHolds(full)) return std::nullopt;
   auto args = interpretArgs(k, sargs);
   Env env = baseEnv(full, &args);
-  auto v = k.exprs->eval((uint32_t)k.exprs->cost, env);
+  auto v = k.exprs->eval((uint32_t)k.exprs->cost, env, true);
   if (!v) return std::nullopt;
-  return (double)v->hi;
+  return v->hi < 0 ? 0.0 : (double)v->hi;
 }
 
 void combineAtomicPartial(AtomicCombine rule, unsigned width, void *dstv, const void *partv,

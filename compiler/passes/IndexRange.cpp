@@ -25,6 +25,56 @@ ScevToExpr::ScevToExpr(Function &F, ScalarEvolution &SE, LoopInfo &LI, ExprData 
 
 int32_t ScevToExpr::convert(const SCEV *S, std::string &why) { return conv(S, why); }
 
+// ScalarEvolution gives up on `for (i = gid; i < n; i += (int)get_global_size(0))`
+// because the non-unit stride might wrap. The latch test still bounds every
+// value the IV takes in the body: the first is `start`, each later one passed
+// `next < n`. So the backedge-taken count is at most
+//   smax(n - 1 - start, 0) /u step      (compare of the incremented value)
+// for a positive loop-invariant step (a wrapping IV would index out of bounds,
+// which a valid kernel does not do).
+const SCEV *ScevToExpr::boundFromExitTest(const Loop *L) {
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch || L->getExitingBlock() != Latch) return SE.getCouldNotCompute();
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Br || !Br->isConditional()) return SE.getCouldNotCompute();
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp) return SE.getCouldNotCompute();
+  ICmpInst::Predicate P = Cmp->getPredicate();
+  if (!L->contains(Br->getSuccessor(0))) P = ICmpInst::getInversePredicate(P);
+  const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0)), *RHS = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(LHS) && isa<SCEVAddRecExpr>(RHS)) {
+    std::swap(LHS, RHS);
+    P = ICmpInst::getSwappedPredicate(P);
+  }
+  auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
+  if (!AR || AR->getLoop() != L || !AR->isAffine() || !SE.isLoopInvariant(RHS, L))
+    return SE.getCouldNotCompute();
+  if (P != ICmpInst::ICMP_SLT && P != ICmpInst::ICMP_ULT && P != ICmpInst::ICMP_SLE &&
+      P != ICmpInst::ICMP_ULE)
+    return SE.getCouldNotCompute();
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  if (!SE.isKnownPositive(Step)) return SE.getCouldNotCompute();
+  // the header phi's start: AR is either the phi {s,+,d} or its increment {s+d,+,d}
+  const SCEV *Start = AR->getStart();
+  bool postInc = false;
+  for (PHINode &Phi : L->getHeader()->phis()) {
+    auto *PAR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+    if (PAR && PAR->getLoop() == L && PAR->getStepRecurrence(SE) == Step &&
+        SE.getAddExpr(PAR->getStart(), Step) == AR->getStart()) {
+      Start = PAR->getStart();
+      postInc = true;
+      break;
+    }
+  }
+  Type *T = RHS->getType();
+  const SCEV *One = SE.getOne(T);
+  const SCEV *Bound = (P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_ULT) ? SE.getMinusSCEV(RHS, One) : RHS;
+  const SCEV *Span = SE.getSMaxExpr(SE.getMinusSCEV(Bound, Start), SE.getZero(T));
+  const SCEV *Cnt = SE.getUDivExpr(Span, Step);
+  if (!postInc) Cnt = SE.getAddExpr(Cnt, One);
+  return Cnt;
+}
+
 int32_t ScevToExpr::loopId(const Loop *L, std::string &why) {
   auto it = loopIds.find(L);
   if (it != loopIds.end()) return it->second;
@@ -34,6 +84,7 @@ int32_t ScevToExpr::loopId(const Loop *L, std::string &why) {
   D.loop_btc.push_back(-1);
   D.loop_trip.push_back(-1);
   const SCEV *B = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(B)) B = boundFromExitTest(L);
   if (isa<SCEVCouldNotCompute>(B)) B = SE.getConstantMaxBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(B)) {
     why = "trip count of loop '" + L->getHeader()->getName().str() + "' not computable";

@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
       size_t n = std::strlen(p);
       return a.compare(0, n, p) == 0 ? argv[i] + n : nullptr;
     };
-    if (!input.empty()) {  // everything after the input file is a build option
+    if (!input.empty() && passes.empty()) {  // everything after the input file is a build option
       buildOpts.push_back(a);
       continue;
     }
