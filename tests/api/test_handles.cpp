@@ -43,11 +43,15 @@ TEST_F(Handles, ReleasedContext) {
 }
 
 TEST_F(Handles, ReleasedQueue) {
+  // Everything the test needs is created before the release, so that no new
+  // object can reuse the released handle's address.
   cl_int err;
+  cl_mem m = makeBuffer(64);
+  cl_kernel k = commonKernel("write_gid");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
   ASSERT_CL_OK(err);
   ASSERT_CL_OK(clReleaseCommandQueue(q));
-  cl_mem m = makeBuffer(64);
   char host[64];
   cl_uint v;
   EXPECT_CL(CL_INVALID_COMMAND_QUEUE,
@@ -62,8 +66,6 @@ TEST_F(Handles, ReleasedQueue) {
             clEnqueueWriteBuffer(q, m, CL_TRUE, 0, 16, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_COMMAND_QUEUE, clEnqueueMarkerWithWaitList(q, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_COMMAND_QUEUE, clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr));
-  cl_kernel k = commonKernel("write_gid");
-  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
   size_t g = 4;
   EXPECT_CL(CL_INVALID_COMMAND_QUEUE,
             clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr));
@@ -71,6 +73,7 @@ TEST_F(Handles, ReleasedQueue) {
 
 TEST_F(Handles, ReleasedBuffer) {
   cl_int err;
+  cl_mem live = makeBuffer(64);  // created first: it must not reuse m's address
   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, nullptr, &err);
   ASSERT_CL_OK(err);
   ASSERT_CL_OK(clReleaseMemObject(m));
@@ -83,7 +86,6 @@ TEST_F(Handles, ReleasedBuffer) {
             clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 16, host, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_MEM_OBJECT,
             clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 16, host, 0, nullptr, nullptr));
-  cl_mem live = makeBuffer(64);
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clEnqueueCopyBuffer(queue, m, live, 0, 0, 16, 0, nullptr, nullptr));
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clEnqueueCopyBuffer(queue, live, m, 0, 0, 16, 0, nullptr, nullptr));
   int pat = 0;
@@ -101,6 +103,7 @@ TEST_F(Handles, ReleasedBuffer) {
 
 TEST_F(Handles, ReleasedProgramAndKernel) {
   cl_int err;
+  cl_mem m = makeBuffer(64);
   const char *src = "__kernel void k(__global int *o) { o[0] = 1; }";
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
   ASSERT_CL_OK(err);
@@ -119,7 +122,6 @@ TEST_F(Handles, ReleasedProgramAndKernel) {
   EXPECT_CL(CL_INVALID_KERNEL, clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof v, &v, nullptr));
   EXPECT_CL(CL_INVALID_KERNEL, clRetainKernel(k));
   EXPECT_CL(CL_INVALID_KERNEL, clReleaseKernel(k));
-  cl_mem m = makeBuffer(64);
   EXPECT_CL(CL_INVALID_KERNEL, clSetKernelArg(k, 0, sizeof m, &m));
   size_t g = 1;
   EXPECT_CL(CL_INVALID_KERNEL,
@@ -129,6 +131,7 @@ TEST_F(Handles, ReleasedProgramAndKernel) {
 
 TEST_F(Handles, ReleasedEvent) {
   cl_int err;
+  cl_mem m = makeBuffer(64);
   cl_event u = clCreateUserEvent(ctx, &err);
   ASSERT_CL_OK(err);
   ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
@@ -139,7 +142,6 @@ TEST_F(Handles, ReleasedEvent) {
   EXPECT_CL(CL_INVALID_EVENT, clReleaseEvent(u));
   EXPECT_CL(CL_INVALID_EVENT, clWaitForEvents(1, &u));
   EXPECT_CL(CL_INVALID_EVENT, clSetUserEventStatus(u, CL_COMPLETE));
-  cl_mem m = makeBuffer(64);
   char host[64];
   EXPECT_CL(CL_INVALID_EVENT_WAIT_LIST,
             clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 16, host, 1, &u, nullptr));
