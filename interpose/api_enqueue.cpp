@@ -69,10 +69,10 @@ cl_int checkRect(cl_mem m, const size_t origin[3], const size_t region[3], size_
 
 }  // namespace
 
-TUTTI_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
-                                                    const size_t *offset, const size_t *global,
-                                                    const size_t *local, cl_uint n,
-                                                    const cl_event *list, cl_event *event) {
+namespace {
+cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+                     const size_t *global, const size_t *local, cl_uint n, const cl_event *list,
+                     cl_event *event, cl_command_type type) {
   Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (!validKernel(k)) return CL_INVALID_KERNEL;
@@ -126,7 +126,7 @@ TUTTI_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kerne
     return perr;
   }
   // A zero-sized launch trivially succeeds once its dependencies are met (OpenCL 2.1+).
-  Command *c = e.command(q, empty ? CmdKind::Marker : CmdKind::Kernel, CL_COMMAND_NDRANGE_KERNEL);
+  Command *c = e.command(q, empty ? CmdKind::Marker : CmdKind::Kernel, type);
   if (!empty) {
     c->kernel = k;
     runtime().retain(k);
@@ -146,10 +146,19 @@ TUTTI_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kerne
   return submit(e.lock, c, e.waits, event, false);
 }
 
+}  // namespace
+
+TUTTI_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
+                                                    const size_t *offset, const size_t *global,
+                                                    const size_t *local, cl_uint n,
+                                                    const cl_event *list, cl_event *event) {
+  return enqueueKernel(q, k, dim, offset, global, local, n, list, event, CL_COMMAND_NDRANGE_KERNEL);
+}
+
 TUTTI_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n,
                                            const cl_event *list, cl_event *event) {
   size_t one = 1;
-  return clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, n, list, event);
+  return enqueueKernel(q, k, 1, nullptr, &one, &one, n, list, event, CL_COMMAND_TASK);
 }
 
 TUTTI_API cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *)(void *),
@@ -340,7 +349,8 @@ TUTTI_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_
   mp.ptr = ptr, mp.offset = off, mp.size = size, mp.flags = flags;
   m->maps.push_back(mp);
   cl_int st = submit(e.lock, c, e.waits, event, blocking);
-  if (st != CL_SUCCESS) return setErr(errcode, CL_MAP_FAILURE), nullptr;
+  if (st != CL_SUCCESS)
+    return setErr(errcode, st == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? st : CL_MAP_FAILURE), nullptr;
   setErr(errcode, CL_SUCCESS);
   return ptr;
 }

@@ -207,7 +207,8 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
   for (int i = 0; i < 3; ++i) mp.origin[i] = origin[i], mp.region[i] = region[i];
   img->maps.push_back(mp);
   cl_int st = submit(e.lock, c, e.waits, event, blocking);
-  if (st != CL_SUCCESS) return setErr(errcode, CL_MAP_FAILURE), nullptr;
+  if (st != CL_SUCCESS)
+    return setErr(errcode, st == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? st : CL_MAP_FAILURE), nullptr;
   setErr(errcode, CL_SUCCESS);
   return ptr;
 }

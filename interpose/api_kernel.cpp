@@ -7,6 +7,25 @@ using namespace tutti;
 
 namespace {
 
+// Size of a built-in scalar or vector type named by CL_KERNEL_ARG_TYPE_NAME, or 0 when
+// the type is not built in (structs: the driver checks those).
+size_t builtinTypeSize(std::string t) {
+  static const std::pair<const char *, size_t> base[] = {
+      {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4}, {"uint", 4},
+      {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8}, {"half", 2}, {"bool", 1},
+      {"unsigned char", 1}, {"unsigned short", 2}, {"unsigned int", 4}, {"unsigned long", 8}};
+  size_t digits = t.find_first_of("0123456789");
+  size_t width = 1;
+  if (digits != std::string::npos) {
+    width = std::stoul(t.substr(digits));
+    t = t.substr(0, digits);
+    if (width == 3) width = 4;  // 3-component vectors take the space of 4
+  }
+  for (auto &b : base)
+    if (t == b.first) return b.second * width;
+  return 0;
+}
+
 template <typename T>
 T kernelArgInfo(cl_kernel rk, cl_uint i, cl_kernel_arg_info p, T fallback) {
   T v{};
@@ -166,7 +185,9 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     v.localSize = size;
   } else {
     if (!value) return CL_INVALID_ARG_VALUE;
-    // The driver knows the argument's size: let one real kernel check it.
+    size_t expect = builtinTypeSize(ai.typeName);
+    if (expect && size != expect) return CL_INVALID_ARG_SIZE;
+    // The driver knows the size of other types: let one real kernel check it.
     cl_kernel rk = firstReal(k);
     cl_int err = icd(rk).clSetKernelArg(rk, i, size, value);
     if (err != CL_SUCCESS) return err;

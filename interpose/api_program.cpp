@@ -298,7 +298,8 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   if ((numHeaders == 0) != (headers == nullptr) || (numHeaders == 0) != (headerNames == nullptr))
     return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < numHeaders; ++i)
-    if (!validProgram(headers[i]) || !headerNames[i]) return CL_INVALID_VALUE;
+    if (!headerNames[i]) return CL_INVALID_VALUE;
+    else if (!validProgram(headers[i])) return CL_INVALID_PROGRAM;
   if (p->source.empty()) return CL_INVALID_OPERATION;
   if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
   p->options = options ? options : "";

@@ -4,19 +4,60 @@
 
 #include "api.h"
 #include "tutti/tutti_ext.h"
+#include <CL/cl_egl.h>
+#include <CL/cl_ext.h>
 
 // Declarations of the GL entry points we export (cl_gl.h declares them already).
 namespace tutti {
 
+_cl_platform_id g_platform;
+_cl_device_id g_device;
+
 namespace {
+// Extension slots for features the virtual device does not advertise.
+cl_mem CL_API_CALL absentMem(cl_context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
+                             const cl_egl_image_properties_khr *, cl_int *err) {
+  if (err) *err = CL_INVALID_OPERATION;
+  return nullptr;
+}
+cl_event CL_API_CALL absentEglEvent(cl_context, CLeglSyncKHR, CLeglDisplayKHR, cl_int *err) {
+  if (err) *err = CL_INVALID_OPERATION;
+  return nullptr;
+}
+cl_event CL_API_CALL absentGlEvent(cl_context, cl_GLsync, cl_int *err) {
+  if (err) *err = CL_INVALID_OPERATION;
+  return nullptr;
+}
+cl_int CL_API_CALL absentEglEnqueue(cl_command_queue, cl_uint, const cl_mem *, cl_uint,
+                                    const cl_event *, cl_event *) {
+  return CL_INVALID_OPERATION;
+}
+cl_int CL_API_CALL absentSubDevicesExt(cl_device_id, const cl_device_partition_property_ext *,
+                                       cl_uint, cl_device_id *, cl_uint *) {
+  return CL_INVALID_OPERATION;
+}
+cl_int CL_API_CALL absentDeviceExt(cl_device_id d) {
+  return d == &g_device ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
 cl_icd_dispatch buildTable() {
   cl_icd_dispatch t;
   std::memset(&t, 0, sizeof t);
 #define EXPORT(name) t.name = &::name;
 #define ABSENT(name) t.name = nullptr;
+#define INTERNAL(name)
 #include "entry_points.def"
 #undef EXPORT
 #undef ABSENT
+#undef INTERNAL
+  t.clCreateFromEGLImageKHR = absentMem;
+  t.clEnqueueAcquireEGLObjectsKHR = absentEglEnqueue;
+  t.clEnqueueReleaseEGLObjectsKHR = absentEglEnqueue;
+  t.clCreateEventFromEGLSyncKHR = absentEglEvent;
+  t.clCreateEventFromGLsyncKHR = absentGlEvent;
+  t.clCreateSubDevicesEXT = absentSubDevicesExt;
+  t.clRetainDeviceEXT = absentDeviceExt;
+  t.clReleaseDeviceEXT = absentDeviceExt;
   return t;
 }
 }  // namespace
@@ -26,8 +67,6 @@ const cl_icd_dispatch *dispatchTable() {
   return &table;
 }
 
-_cl_platform_id g_platform;
-_cl_device_id g_device;
 
 bool isOwnPlatform(cl_platform_id p) { return p == &g_platform; }
 

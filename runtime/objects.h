@@ -28,7 +28,12 @@ const cl_icd_dispatch *dispatchTable();  // built in interpose/ from the entry-p
 struct BackingDevice;
 struct Command;
 
+// Freed objects wait in a quarantine before their memory is reused, so a handle the
+// app released is reported invalid instead of silently naming a new object.
+void quarantineFree(void *p);
+
 struct ObjectHeader {
+  static void operator delete(void *p) { quarantineFree(p); }
   const cl_icd_dispatch *dispatch;
   ObjType objType;
   cl_uint refs = 1;      // the application's references (CL_*_REFERENCE_COUNT)

@@ -18,6 +18,17 @@ uint64_t nowNs() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+void quarantineFree(void *p) {
+  static std::mutex mu;
+  static std::deque<void *> ring;
+  std::lock_guard<std::mutex> g(mu);
+  ring.push_back(p);
+  if (ring.size() > 4096) {
+    ::operator delete(ring.front());
+    ring.pop_front();
+  }
+}
+
 Runtime &runtime() {
   static Runtime *r = new Runtime();  // never destroyed: drivers may call back at exit
   return *r;
