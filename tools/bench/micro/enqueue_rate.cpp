@@ -1,0 +1,44 @@
+// enqueue_rate - launches of an empty kernel per second (the interposition overhead
+// benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 20000;
+  cl_platform_id p;
+  cl_device_id d;
+  clGetPlatformIDs(1, &p, nullptr);
+  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) != CL_SUCCESS) return 2;
+  cl_int err;
+  cl_context ctx = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
+  cl_command_queue q = clCreateCommandQueue(ctx, d, 0, &err);
+  const char *src = "kernel void empty(global int *a) { }";
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+  if (clBuildProgram(prog, 1, &d, "", nullptr, nullptr) != CL_SUCCESS) return 2;
+  cl_kernel k = clCreateKernel(prog, "empty", &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+  clSetKernelArg(k, 0, sizeof buf, &buf);
+  size_t g = 256, l = 64;
+  for (int i = 0; i < 100; ++i) clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
+  clFinish(q);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    if (clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr) != CL_SUCCESS) return 1;
+  auto t1 = std::chrono::steady_clock::now();
+  clFinish(q);
+  auto t2 = std::chrono::steady_clock::now();
+  double enq = std::chrono::duration<double>(t1 - t0).count();
+  double all = std::chrono::duration<double>(t2 - t0).count();
+  std::printf("RESULT enqueues=%d enqueue_us=%.2f per_launch_us=%.2f launches_per_s=%.0f\n", n,
+              enq / n * 1e6, all / n * 1e6, n / all);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return 0;
+}
