@@ -13,6 +13,7 @@
 // It is rejected (no merge kernel) if it would still read an output argument.
 //
 //   module pass: tutti-merge-kernel
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -67,71 +68,77 @@ void cleanup(Function &F, FunctionAnalysisManager &FAM) {
   FAM.invalidate(F, PreservedAnalyses::none());
 }
 
-// Instructions of F that use a pointer derived from `base`.
-void derivedUses(Value *base, Function &F, std::vector<std::pair<Instruction *, Value *>> &out) {
-  SmallVector<Value *, 16> work{base};
-  SmallPtrSet<Value *, 32> seen;
-  while (!work.empty()) {
-    Value *V = work.pop_back_val();
-    if (!seen.insert(V).second) continue;
-    for (User *U : V->users()) {
-      if (auto *CE = dyn_cast<ConstantExpr>(U)) { work.push_back(CE); continue; }
-      auto *I = dyn_cast<Instruction>(U);
-      if (!I || I->getFunction() != &F) continue;
-      if (isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
-          isa<PHINode>(I) || isa<SelectInst>(I)) {
-        work.push_back(I);
-        continue;
-      }
-      out.push_back({I, V});
-    }
-  }
+// Local object (a __local variable or argument) behind P, or null.
+Value *localObject(Value *P, const AddrSpaces &AS) {
+  if (!P->getType()->isPointerTy() || P->getType()->getPointerAddressSpace() != AS.local) return nullptr;
+  Value *O = getUnderlyingObject(P, 0);
+  if (isa<GlobalVariable>(O) || isa<Argument>(O)) return O;
+  return nullptr;
 }
 
-bool isWriteOnly(Instruction *I, Value *V) {
-  if (auto *S = dyn_cast<StoreInst>(I)) return S->getPointerOperand() == V && S->getValueOperand() != V;
-  if (auto *MS = dyn_cast<MemSetInst>(I)) return MS->getRawDest() == V;
-  if (auto *MT = dyn_cast<MemTransferInst>(I)) return MT->getRawDest() == V && MT->getRawSource() != V;
-  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return I->use_empty();
-  if (auto *CB = dyn_cast<CallBase>(I)) {
-    if (auto *II = dyn_cast<IntrinsicInst>(CB))
-      return II->isLifetimeStartOrEnd();
-    AtomicOp op = atomicOp(demangle(calleeName(*CB)).name);
-    return op != AtomicOp::None && op != AtomicOp::Load && CB->use_empty() &&
-           CB->arg_size() && CB->getArgOperand(0) == V;
-  }
-  return false;
-}
-
-// Remove stores into __local objects that are never read; returns true if any
-// __local access remains.
+// Mark-sweep over __local memory: a store into a __local object is live only
+// if some live instruction loads from that object. Roots are all other side
+// effects (global stores, barriers' neighbours aside) and terminators. Dead
+// stores into __local objects are erased; returns true if any __local access
+// remains live.
 bool cleanLocal(Function &F, const AddrSpaces &AS, bool &changed) {
-  std::vector<Value *> objs;
-  for (GlobalVariable &GV : F.getParent()->globals())
-    if (GV.getAddressSpace() == AS.local) objs.push_back(&GV);
-  for (Argument &A : F.args())
-    if (A.getType()->isPointerTy() && A.getType()->getPointerAddressSpace() == AS.local)
-      objs.push_back(&A);
-  bool remaining = false;
-  for (Value *O : objs) {
-    std::vector<std::pair<Instruction *, Value *>> uses;
-    derivedUses(O, F, uses);
-    if (uses.empty()) continue;
-    bool read = false;
-    for (auto &[I, V] : uses)
-      if (!isWriteOnly(I, V)) read = true;
-    if (read) {
-      remaining = true;
+  auto localWrite = [&](Instruction *I) -> Value * {
+    if (auto *S = dyn_cast<StoreInst>(I)) return localObject(S->getPointerOperand(), AS);
+    if (auto *MS = dyn_cast<MemSetInst>(I)) return localObject(MS->getRawDest(), AS);
+    if (auto *MT = dyn_cast<MemTransferInst>(I)) return localObject(MT->getRawDest(), AS);
+    if ((isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) && I->use_empty())
+      return localObject(getLoadStorePointerOperand(I) ? getLoadStorePointerOperand(I)
+                                                       : I->getOperand(0), AS);
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (isa<IntrinsicInst>(CB)) return nullptr;
+      AtomicOp op = atomicOp(demangle(calleeName(*CB)).name);
+      if (op != AtomicOp::None && op != AtomicOp::Load && CB->use_empty() && CB->arg_size())
+        return localObject(CB->getArgOperand(0), AS);
+    }
+    return nullptr;
+  };
+  auto localRead = [&](Instruction *I) -> Value * {
+    if (auto *L = dyn_cast<LoadInst>(I)) return localObject(L->getPointerOperand(), AS);
+    if (auto *MT = dyn_cast<MemTransferInst>(I)) return localObject(MT->getRawSource(), AS);
+    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) return localObject(I->getOperand(0), AS);
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (auto *II = dyn_cast<IntrinsicInst>(CB))
+        if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic()) return nullptr;
+      for (Value *A : CB->args())
+        if (Value *O = localObject(A, AS)) return O;
+    }
+    return nullptr;
+  };
+  std::set<Value *> liveObjs;
+  SmallPtrSet<Instruction *, 32> live;
+  SmallVector<Instruction *, 64> work;
+  auto mark = [&](Instruction *I) {
+    if (live.insert(I).second) work.push_back(I);
+  };
+  std::map<Value *, std::vector<Instruction *>> writers;
+  for (Instruction &I : instructions(F)) {
+    if (Value *O = localWrite(&I)) {
+      writers[O].push_back(&I);
       continue;
     }
-    SmallPtrSet<Instruction *, 16> dead;
-    for (auto &[I, V] : uses) dead.insert(I);
-    for (Instruction *I : dead) {
-      I->eraseFromParent();
-      changed = true;
-    }
+    if (I.isTerminator() || I.mayHaveSideEffects()) mark(&I);
   }
-  return remaining;
+  while (!work.empty()) {
+    Instruction *I = work.pop_back_val();
+    if (Value *O = localRead(I))
+      if (liveObjs.insert(O).second)
+        for (Instruction *W : writers[O]) mark(W);
+    if (Value *O = localWrite(I)) liveObjs.insert(O);
+    for (Value *Op : I->operands())
+      if (auto *OI = dyn_cast<Instruction>(Op)) mark(OI);
+  }
+  for (auto &[O, ws] : writers)
+    for (Instruction *W : ws)
+      if (!live.count(W)) {
+        W->eraseFromParent();
+        changed = true;
+      }
+  return !liveObjs.empty();
 }
 
 struct Merger {

@@ -26,7 +26,7 @@ static void usage() {
                "usage: tutti-cc [--target=spir64|nvptx64|source] [--arch=sm_80] [--cache=DIR]\n"
                "                [--emit-ll=FILE] [--emit-bc=FILE] [--emit-ptx=FILE] [--trace]\n"
                "                [--quiet] [--time] file.cl [build options...]\n"
-               "       tutti-cc --passes=PIPELINE [-o OUT|--bc -o OUT] in.ll\n"
+               "       tutti-cc --passes=PIPELINE [-o OUT|--bc -o OUT|--disable-output] in.ll\n"
                "       tutti-cc --prepare [--target=spir64|nvptx64] file.cl [build options...]\n");
 }
 
@@ -63,6 +63,7 @@ int main(int argc, char **argv) {
     if (const char *v = val("--passes=")) passes = v;
     else if (a == "-o" && i + 1 < argc) out = argv[++i];
     else if (a == "--bc") bitcode = true;
+    else if (a == "--disable-output") out.clear();
     else if (a == "--prepare") prepare = true;
     else if (const char *v = val("--target=")) target = v;
     else if (const char *v = val("--arch=")) arch = v;
