@@ -658,3 +658,104 @@ TEST_F(Buffer, OverlappingSubBuffersStayCoherent) {
     ASSERT_EQ(out[i], want) << i;
   }
 }
+
+// Two kernels without a dependency write two disjoint sub-buffers of one parent
+// (legal concurrent use); with several backing devices they may run on different
+// devices, and the parent must end up with both results.
+TEST_F(Buffer, DisjointSubBuffersWrittenConcurrently) {
+  size_t al = alignBytes();
+  const size_t half = std::max<size_t>(al, 64 * 1024);  // bytes per half, aligned
+  const size_t n = half / sizeof(int);
+  std::vector<int> init(2 * n, -1);
+  cl_mem parent = makeBuffer(2 * half, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_buffer_region r1{0, half}, r2{half, half};
+  cl_int err;
+  cl_mem s1 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+  ASSERT_CL_OK(err);
+  track(s1);
+  cl_mem s2 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
+  ASSERT_CL_OK(err);
+  track(s2);
+  cl_command_queue ooo = makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  ASSERT_NE(ooo, nullptr);
+  cl_kernel k1 = commonKernel("fill_val");
+  cl_kernel k2 = commonKernel("fill_val");
+  int v1 = 111, v2 = 222;
+  ASSERT_CL_OK(clSetKernelArg(k1, 0, sizeof s1, &s1));
+  ASSERT_CL_OK(clSetKernelArg(k1, 1, sizeof v1, &v1));
+  ASSERT_CL_OK(clSetKernelArg(k2, 0, sizeof s2, &s2));
+  ASSERT_CL_OK(clSetKernelArg(k2, 1, sizeof v2, &v2));
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(ooo, k1, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(ooo, k2, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+    ASSERT_CL_OK(clFinish(ooo));
+    std::vector<int> out(2 * n);
+    ASSERT_CL_OK(clEnqueueReadBuffer(queue, parent, CL_TRUE, 0, 2 * half, out.data(), 0, nullptr,
+                                     nullptr));
+    for (size_t i = 0; i < 2 * n; ++i) ASSERT_EQ(out[i], i < n ? v1 : v2) << "round " << round << " i " << i;
+    ++v1;
+    ++v2;
+    ASSERT_CL_OK(clSetKernelArg(k1, 1, sizeof v1, &v1));
+    ASSERT_CL_OK(clSetKernelArg(k2, 1, sizeof v2, &v2));
+  }
+}
+
+// Kernels writing different ranges of one buffer in sequence (via global offsets);
+// every launch may land on another device: no launch may clobber the other's bytes.
+TEST_F(Buffer, SequentialPartialWritesKeepEarlierResults) {
+  const size_t n = 64 * 1024;
+  std::vector<int> init(n, -1);
+  cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_kernel k = commonKernel("write_gid");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  const size_t parts = 4, len = n / parts;
+  for (size_t p = 0; p < parts; ++p) {
+    size_t off = p * len;
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, &off, &len, nullptr, 0, nullptr, nullptr));
+    // Host also patches one element in a part not yet written by a kernel.
+    if (p + 1 < parts) {
+      int v = -100 - (int)p;
+      ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, (n - 1 - p) * sizeof(int), sizeof v, &v,
+                                        0, nullptr, nullptr));
+    }
+  }
+  auto out = readAll(m, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], (int)i) << i;
+}
+
+TEST_F(Buffer, FillAndCopyOnSubBuffers) {
+  size_t al = alignBytes();
+  const size_t total = al * 4;
+  std::vector<unsigned char> zeros(total, 0);
+  cl_mem parent = makeBuffer(total, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.data());
+  cl_buffer_region r{al, al};
+  cl_int err;
+  cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+  ASSERT_CL_OK(err);
+  track(sub);
+  unsigned char pat = 0x5A;
+  ASSERT_CL_OK(clEnqueueFillBuffer(queue, sub, &pat, 1, 0, al, 0, nullptr, nullptr));
+  // Copy the sub-buffer into the parent's last quarter.
+  ASSERT_CL_OK(clEnqueueCopyBuffer(queue, sub, parent, 0, 3 * al, al, 0, nullptr, nullptr));
+  std::vector<unsigned char> out(total);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, parent, CL_TRUE, 0, total, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < total; ++i) {
+    bool set = (i >= al && i < 2 * al) || i >= 3 * al;
+    ASSERT_EQ(out[i], set ? 0x5A : 0) << i;
+  }
+}
+
+TEST_F(Buffer, LargeBuffer) {
+  const size_t bytes = 64u << 20;
+  cl_mem m = makeBuffer(bytes);
+  ASSERT_NE(m, nullptr);
+  int pat = 0x01020304;
+  ASSERT_CL_OK(clEnqueueFillBuffer(queue, m, &pat, sizeof pat, 0, bytes, 0, nullptr, nullptr));
+  cl_kernel k = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(run1D(k, bytes / sizeof(int)));
+  std::vector<int> tail(1024);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, bytes - 4096, 4096, tail.data(), 0, nullptr,
+                                   nullptr));
+  EXPECT_EQ(tail, std::vector<int>(1024, pat + 1));
+}

@@ -960,3 +960,62 @@ TEST_F(Enqueue, InOrderQueueImplicitOrdering) {
   }
   EXPECT_EQ(readInts(m, 4096), std::vector<int>(4096, 110));
 }
+
+// A chain of dependent kernels on an out-of-order queue, each reading what the
+// previous one wrote into another buffer (under round-robin placement the data
+// hops between devices at every step).
+TEST_F(Enqueue, DependentChainOutOfOrder) {
+  cl_command_queue q = makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  ASSERT_NE(q, nullptr);
+  const size_t n = 16384;
+  std::vector<int> init = iota(n);
+  cl_mem a = intBuffer(init);
+  cl_mem b = makeBuffer(n * sizeof(int));
+  cl_program prog = makeProgram(kCommonSource);
+  std::vector<cl_kernel> ks;
+  cl_event prev = nullptr;
+  const int steps = 8;
+  for (int s = 0; s < steps; ++s) {
+    cl_kernel add = makeKernel(prog, "add_one");
+    cl_kernel cp = makeKernel(prog, "copy_buf");
+    cl_mem src = (s % 2) ? b : a, dst = (s % 2) ? a : b;
+    ASSERT_CL_OK(clSetKernelArg(add, 0, sizeof src, &src));
+    ASSERT_CL_OK(clSetKernelArg(cp, 0, sizeof src, &src));
+    ASSERT_CL_OK(clSetKernelArg(cp, 1, sizeof dst, &dst));
+    cl_event e1, e2;
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(q, add, 1, nullptr, &n, nullptr, prev ? 1 : 0,
+                                        prev ? &prev : nullptr, &e1));
+    track(e1);
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(q, cp, 1, nullptr, &n, nullptr, 1, &e1, &e2));
+    track(e2);
+    prev = e2;
+  }
+  std::vector<int> out(n);
+  ASSERT_CL_OK(clEnqueueReadBuffer(q, steps % 2 ? b : a, CL_TRUE, 0, n * sizeof(int), out.data(), 1,
+                                   &prev, nullptr));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], (int)i + steps) << i;
+}
+
+// Copies between buffers whose newest data lives on (possibly different) devices.
+TEST_F(Enqueue, CopyBetweenDeviceResidentBuffers) {
+  const size_t n = 8192;
+  cl_mem a = makeBuffer(n * sizeof(int)), b = makeBuffer(n * sizeof(int));
+  cl_kernel fa = commonKernel("fill_val"), fb = commonKernel("fill_val");
+  int va = 5, vb = 9;
+  ASSERT_CL_OK(clSetKernelArg(fa, 0, sizeof a, &a));
+  ASSERT_CL_OK(clSetKernelArg(fa, 1, sizeof va, &va));
+  ASSERT_CL_OK(clSetKernelArg(fb, 0, sizeof b, &b));
+  ASSERT_CL_OK(clSetKernelArg(fb, 1, sizeof vb, &vb));
+  ASSERT_CL_OK(run1D(fa, n));
+  ASSERT_CL_OK(run1D(fb, n));
+  ASSERT_CL_OK(clEnqueueCopyBuffer(queue, a, b, 0, n / 2 * sizeof(int), n / 4 * sizeof(int), 0,
+                                   nullptr, nullptr));
+  cl_kernel add = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(add, 0, sizeof b, &b));
+  ASSERT_CL_OK(run1D(add, n));
+  auto out = readInts(b, n);
+  for (size_t i = 0; i < n; ++i) {
+    int want = (i >= n / 2 && i < n / 2 + n / 4) ? va + 1 : vb + 1;
+    ASSERT_EQ(out[i], want) << i;
+  }
+}

@@ -270,6 +270,16 @@ TEST_F(Event, UserEventCallbacks) {
   EXPECT_EQ(cv.lastStatus.load(), -55);
 }
 
+TEST_F(Event, SubmittedCallbackOnUserEvent) {
+  // A user event is CL_SUBMITTED from creation: a CL_SUBMITTED callback fires at once.
+  cl_event u = makeUserEvent();
+  CbRecord r;
+  ASSERT_CL_OK(clSetEventCallback(u, CL_SUBMITTED, recordCb, &r));
+  EXPECT_TRUE(waitFor([&] { return r.calls == 1; }));
+  EXPECT_EQ(r.lastStatus.load(), CL_SUBMITTED);
+  ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+}
+
 TEST_F(Event, CallbackErrors) {
   cl_event u = makeUserEvent();
   CbRecord r;

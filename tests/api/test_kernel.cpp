@@ -2,6 +2,8 @@
 #include "fixture.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <unistd.h>
 
 using namespace api;
 
@@ -432,4 +434,98 @@ TEST_F(Kernel, InvalidKernelHandle) {
   size_t n = 1;
   EXPECT_CL(CL_INVALID_KERNEL, clEnqueueNDRangeKernel(queue, g.as<cl_kernel>(), 1, nullptr, &n,
                                                       nullptr, 0, nullptr, nullptr));
+}
+
+TEST_F(Kernel, NullBufferArgRuns) {
+  cl_program p = makeProgram(R"CLC(
+    __kernel void maybe(__global int *opt, __global int *out) {
+      out[0] = (opt == 0) ? 1 : 2;
+    })CLC");
+  cl_kernel k = makeKernel(p, "maybe");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = makeBuffer(sizeof(int));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof(cl_mem), nullptr));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof out, &out));
+  ASSERT_CL_OK(run1D(k, 1));
+  int v = 0;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr));
+  EXPECT_EQ(v, 1);
+}
+
+TEST_F(Kernel, ConstantAndAliasedArgs) {
+  cl_program p = makeProgram(R"CLC(
+    __kernel void lut(__constant int *tbl, __global int *io) {
+      size_t i = get_global_id(0);
+      io[i] = tbl[io[i] & 7];
+    })CLC");
+  cl_kernel k = makeKernel(p, "lut");
+  ASSERT_NE(k, nullptr);
+  int tbl[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+  cl_mem t = makeBuffer(sizeof tbl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, tbl);
+  std::vector<int> io(64);
+  for (int i = 0; i < 64; ++i) io[i] = i;
+  cl_mem b = makeBuffer(io.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, io.data());
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof t, &t));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof b, &b));
+  ASSERT_CL_OK(run1D(k, 64));
+  std::vector<int> out(64);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, 256, out.data(), 0, nullptr, nullptr));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 10 + (i & 7));
+  // The same buffer bound to two arguments (read and write of the same data).
+  cl_kernel cp = commonKernel("copy_buf");
+  ASSERT_CL_OK(clSetKernelArg(cp, 0, sizeof b, &b));
+  ASSERT_CL_OK(clSetKernelArg(cp, 1, sizeof b, &b));
+  ASSERT_CL_OK(run1D(cp, 64));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, 256, out.data(), 0, nullptr, nullptr));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 10 + (i & 7));
+}
+
+TEST_F(Kernel, StaticLocalMemoryReported) {
+  cl_program p = makeProgram(R"CLC(
+    __kernel void stat(__global int *o) {
+      __local int tmp[256];
+      tmp[get_local_id(0)] = (int)get_local_id(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      o[get_global_id(0)] = tmp[(get_local_id(0) + 1) % get_local_size(0)];
+    })CLC");
+  cl_kernel k = makeKernel(p, "stat");
+  ASSERT_NE(k, nullptr);
+  cl_ulong lmem = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, nullptr));
+  EXPECT_GE(lmem, 256u * sizeof(int));
+  cl_mem o = makeBuffer(64 * sizeof(int));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  ASSERT_CL_OK(run1D(k, 64, 16));
+  std::vector<int> out(64);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, 256, out.data(), 0, nullptr, nullptr));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], ((i % 16) + 1) % 16) << i;
+}
+
+TEST_F(Kernel, PrintfReachesStdout) {
+  cl_program p = makeProgram(R"CLC(
+    __kernel void say(int v) { if (get_global_id(0) == 0) printf("tutti-printf-check %d\n", v); })CLC");
+  cl_kernel k = makeKernel(p, "say");
+  ASSERT_NE(k, nullptr);
+  int v = 4242;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof v, &v));
+  char path[] = "/tmp/tutti_api_printf_XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(fd, 1);
+  cl_int err = run1D(k, 4);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(fd);
+  ASSERT_CL_OK(err);
+  FILE *f = fopen(path, "r");
+  ASSERT_NE(f, nullptr);
+  char buf[4096] = {0};
+  size_t got = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  unlink(path);
+  EXPECT_NE(std::string(buf, got).find("tutti-printf-check 4242"), std::string::npos)
+      << "captured: '" << std::string(buf, got) << "'";
 }

@@ -640,3 +640,25 @@ TEST_F(Program, InvalidHandle) {
   EXPECT_CL_ANY(({CL_INVALID_PROGRAM, CL_INVALID_VALUE}),
                 clCompileProgram(p, 0, nullptr, nullptr, 1, &in, &name, nullptr, nullptr));
 }
+
+TEST_F(Program, CompileBinaryProgramRejected) {
+  TUTTI_ONLY();
+  cl_program p = source(kTwoKernels);
+  ASSERT_CL_OK(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr));
+  std::vector<unsigned char> bin = binaryOf(p);
+  const unsigned char *bp = bin.data();
+  size_t len = bin.size();
+  cl_int err;
+  cl_program q = clCreateProgramWithBinary(ctx, 1, &device, &len, &bp, nullptr, &err);
+  ASSERT_CL_OK(err);
+  track(q);
+  // clCompileProgram needs source.
+  EXPECT_CL(CL_INVALID_OPERATION,
+            clCompileProgram(q, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr));
+  // CL_PROGRAM_BINARIES with too small a buffer array.
+  unsigned char *none = nullptr;
+  EXPECT_CL(CL_INVALID_VALUE, clGetProgramInfo(p, CL_PROGRAM_BINARIES, 1, &none, nullptr));
+  size_t sz = 0;
+  ASSERT_CL_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, 0, nullptr, &sz));
+  EXPECT_EQ(sz, sizeof(unsigned char *));
+}
