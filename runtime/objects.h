@@ -33,6 +33,7 @@ struct Command;
 void quarantineFree(void *p);
 
 struct ObjectHeader {
+  static void *operator new(size_t n) { return ::operator new(n); }
   static void operator delete(void *p) { quarantineFree(p); }
   const cl_icd_dispatch *dispatch;
   ObjType objType;
