@@ -330,3 +330,51 @@ TEST(Context, InvalidContextHandle) {
   EXPECT_CL(CL_INVALID_CONTEXT, clRetainContext(nullptr));
   EXPECT_CL(CL_INVALID_CONTEXT, clReleaseContext(nullptr));
 }
+
+TEST(ContextMulti, TwoContextsAreIsolatedAndConcurrent) {
+  cl_device_id d = env().device;
+  const char *src = "__kernel void k(__global int *o, int v) { o[get_global_id(0)] = v; }";
+  struct Side {
+    cl_context c;
+    cl_command_queue q;
+    cl_program p;
+    cl_kernel k;
+    cl_mem m;
+  } s[2];
+  cl_int err;
+  for (int i = 0; i < 2; ++i) {
+    s[i].c = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
+    ASSERT_CL_OK(err);
+    s[i].q = clCreateCommandQueueWithProperties(s[i].c, d, nullptr, &err);
+    ASSERT_CL_OK(err);
+    s[i].p = clCreateProgramWithSource(s[i].c, 1, &src, nullptr, &err);
+    ASSERT_CL_OK(clBuildProgram(s[i].p, 0, nullptr, nullptr, nullptr, nullptr));
+    s[i].k = clCreateKernel(s[i].p, "k", &err);
+    ASSERT_CL_OK(err);
+    s[i].m = clCreateBuffer(s[i].c, CL_MEM_READ_WRITE, 4096 * sizeof(int), nullptr, &err);
+    ASSERT_CL_OK(err);
+  }
+  // Objects of one context are rejected by the other.
+  EXPECT_CL(CL_INVALID_CONTEXT, clEnqueueWriteBuffer(s[0].q, s[1].m, CL_TRUE, 0, 4, &err, 0,
+                                                     nullptr, nullptr));
+  size_t n = 4096;
+  for (int i = 0; i < 2; ++i) {
+    int v = 10 + i;
+    ASSERT_CL_OK(clSetKernelArg(s[i].k, 0, sizeof s[i].m, &s[i].m));
+    ASSERT_CL_OK(clSetKernelArg(s[i].k, 1, sizeof v, &v));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(s[i].q, s[i].k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  }
+  for (int i = 0; i < 2; ++i) {
+    std::vector<int> out(n);
+    ASSERT_CL_OK(clEnqueueReadBuffer(s[i].q, s[i].m, CL_TRUE, 0, n * sizeof(int), out.data(), 0,
+                                     nullptr, nullptr));
+    EXPECT_EQ(out, std::vector<int>(n, 10 + i));
+  }
+  for (auto &x : s) {
+    clReleaseMemObject(x.m);
+    clReleaseKernel(x.k);
+    clReleaseProgram(x.p);
+    clReleaseCommandQueue(x.q);
+    clReleaseContext(x.c);
+  }
+}

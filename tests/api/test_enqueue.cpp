@@ -1019,3 +1019,80 @@ TEST_F(Enqueue, CopyBetweenDeviceResidentBuffers) {
     ASSERT_EQ(out[i], want) << i;
   }
 }
+
+TEST_F(Enqueue, NDRange2DLocalAndGroupIds) {
+  cl_program p = makeProgram(R"CLC(
+    __kernel void ids(__global int4 *o) {
+      size_t gx = get_global_id(0), gy = get_global_id(1);
+      o[gy * get_global_size(0) + gx] = (int4)((int)get_local_id(0), (int)get_local_id(1),
+                                               (int)get_group_id(0), (int)get_group_id(1));
+    })CLC");
+  cl_kernel k = makeKernel(p, "ids");
+  ASSERT_NE(k, nullptr);
+  const size_t g[2] = {24, 12}, l[2] = {8, 4};
+  cl_mem o = makeBuffer(g[0] * g[1] * sizeof(cl_int4));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, g, l, 0, nullptr, nullptr));
+  std::vector<cl_int4> out(g[0] * g[1]);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, out.size() * sizeof(cl_int4), out.data(),
+                                   0, nullptr, nullptr));
+  for (size_t y = 0; y < g[1]; ++y)
+    for (size_t x = 0; x < g[0]; ++x) {
+      const cl_int4 &v = out[y * g[0] + x];
+      ASSERT_EQ(v.s[0], (int)(x % l[0]));
+      ASSERT_EQ(v.s[1], (int)(y % l[1]));
+      ASSERT_EQ(v.s[2], (int)(x / l[0]));
+      ASSERT_EQ(v.s[3], (int)(y / l[1]));
+    }
+}
+
+TEST_F(Enqueue, UnmapWaitsForItsWaitList) {
+  cl_mem m = makeBuffer(1024 * sizeof(int));
+  cl_int err;
+  int *p = (int *)clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                     1024 * sizeof(int), 0, nullptr, nullptr, &err);
+  ASSERT_CL_OK(err);
+  cl_command_queue q2 = makeQueue();
+  cl_event gate = makeUserEvent();
+  cl_event un;
+  // Unmap on a second queue, gated; the kernel on q2 follows it in order.
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(q2, m, p, 1, &gate, &un));
+  track(un);
+  cl_kernel k = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t n = 1024;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q2, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  // The host writes the mapped region before the gate opens: allowed, the region is still mapped.
+  for (int i = 0; i < 1024; ++i) p[i] = 3 * i;
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clFinish(q2));
+  auto out = readInts(m, 1024);
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(out[i], 3 * i + 1) << i;
+}
+
+TEST_F(Enqueue, UseHostPtrUnalignedHostMemory) {
+  // Any host pointer is legal for CL_MEM_USE_HOST_PTR; alignment is only a hint.
+  std::vector<char> storage(4096 + 64);
+  char *base = storage.data() + 1;  // deliberately misaligned
+  for (int i = 0; i < 1024; ++i) {
+    int v = i;
+    memcpy(base + i * sizeof(int), &v, sizeof v);
+  }
+  cl_mem m = makeBuffer(4096, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, base);
+  ASSERT_NE(m, nullptr);
+  cl_kernel k = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(run1D(k, 1024));
+  cl_int err;
+  char *p = (char *)clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_READ, 0, 4096, 0, nullptr,
+                                       nullptr, &err);
+  ASSERT_CL_OK(err);
+  EXPECT_EQ(p, base);
+  for (int i = 0; i < 1024; ++i) {
+    int v;
+    memcpy(&v, base + i * sizeof(int), sizeof v);
+    ASSERT_EQ(v, i + 1) << i;
+  }
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, m, p, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(queue));
+}

@@ -517,3 +517,43 @@ TEST_F(Event, ProfilingKernelDurationPlausible) {
   EXPECT_GT(en, st);
   EXPECT_LE(en - st, (cl_ulong)wall + 1000000) << "device time longer than host wall time";
 }
+
+namespace {
+struct ChainCtx {
+  cl_event next;  // user event opened from the callback
+  std::atomic<int> calls{0};
+  std::atomic<int> infoStatus{99};
+};
+void CL_CALLBACK chainCb(cl_event e, cl_int, void *user) {
+  auto *c = static_cast<ChainCtx *>(user);
+  // Non-blocking API calls are allowed inside callbacks.
+  cl_int st = 99;
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+  c->infoStatus = st;
+  clRetainEvent(e);
+  clReleaseEvent(e);
+  clSetUserEventStatus(c->next, CL_COMPLETE);
+  c->calls++;
+}
+}  // namespace
+
+TEST_F(Event, CallbackMayCallTheApi) {
+  cl_event gate = makeUserEvent();
+  ChainCtx cc;
+  cc.next = makeUserEvent();
+  std::vector<int> zero(256, 0);
+  cl_mem m = makeBuffer(1024, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data());
+  cl_event first = addOne(queue, m, 256, 1, &gate);
+  ASSERT_CL_OK(clSetEventCallback(first, CL_COMPLETE, chainCb, &cc));
+  cl_command_queue q2 = makeQueue();
+  cl_event second = addOne(q2, m, 256, 1, &cc.next);
+  ASSERT_CL_OK(clFlush(queue));
+  ASSERT_CL_OK(clFlush(q2));
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &second));
+  EXPECT_EQ(cc.calls.load(), 1);
+  EXPECT_EQ(cc.infoStatus.load(), CL_COMPLETE);
+  std::vector<int> out(256);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(256, 2));
+}

@@ -518,3 +518,34 @@ TEST_F(Image, ImageFromBuffer1D) {
   ASSERT_CL_OK(clEnqueueReadImage(queue, img, CL_TRUE, o, r, 0, 0, out.data(), 0, nullptr, nullptr));
   EXPECT_EQ(out, src);
 }
+
+// Images written by one kernel and read by the next (under round-robin placement the
+// two launches run on different backing devices), then read back on the host.
+TEST_F(Image, KernelChainAcrossLaunches) {
+  const char *src = R"CLC(
+    __constant sampler_t smp = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+    __kernel void inc(__read_only image2d_t in, __write_only image2d_t out) {
+      int2 p = (int2)(get_global_id(0), get_global_id(1));
+      write_imageui(out, p, read_imageui(in, smp, p) + (uint4)(1));
+    }
+  )CLC";
+  cl_program prog = makeProgram(src);
+  ASSERT_NE(prog, nullptr);
+  cl_kernel k = makeKernel(prog, "inc");
+  const size_t w = 32, h = 16;
+  cl_mem a = image(CL_MEM_OBJECT_IMAGE2D, w, h);
+  cl_mem b = image(CL_MEM_OBJECT_IMAGE2D, w, h);
+  std::vector<unsigned char> px(w * h * 4);
+  for (size_t i = 0; i < px.size(); ++i) px[i] = (unsigned char)(i % 200);
+  size_t o[3] = {0, 0, 0}, full[3] = {w, h, 1}, g[2] = {w, h};
+  ASSERT_CL_OK(clEnqueueWriteImage(queue, a, CL_TRUE, o, full, 0, 0, px.data(), 0, nullptr, nullptr));
+  for (int step = 0; step < 4; ++step) {
+    cl_mem in = step % 2 ? b : a, out = step % 2 ? a : b;
+    ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof in, &in));
+    ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof out, &out));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 2, nullptr, g, nullptr, 0, nullptr, nullptr));
+  }
+  std::vector<unsigned char> res(px.size());
+  ASSERT_CL_OK(clEnqueueReadImage(queue, a, CL_TRUE, o, full, 0, 0, res.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < px.size(); ++i) ASSERT_EQ(res[i], px[i] + 4) << i;
+}

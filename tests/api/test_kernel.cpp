@@ -529,3 +529,55 @@ TEST_F(Kernel, PrintfReachesStdout) {
   EXPECT_NE(std::string(buf, got).find("tutti-printf-check 4242"), std::string::npos)
       << "captured: '" << std::string(buf, got) << "'";
 }
+
+TEST_F(Kernel, StructByValueArg) {
+  cl_program p = makeProgram(R"CLC(
+    typedef struct { int a; float b; long c; } Params;
+    __kernel void st(Params prm, __global long *o) { o[0] = prm.a + (long)prm.b + prm.c; })CLC");
+  cl_kernel k = makeKernel(p, "st");
+  ASSERT_NE(k, nullptr);
+  struct Params {
+    cl_int a;
+    cl_float b;
+    cl_long c;
+  } prm{7, 3.0f, 1000000000000LL};
+  static_assert(sizeof(Params) == 16, "layout");
+  cl_mem o = makeBuffer(sizeof(cl_long));
+  if (isTutti())  // PoCL 3.1 accepts a wrong size for a struct argument
+    EXPECT_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 12, &prm));
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof prm, &prm));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof o, &o));
+  ASSERT_CL_OK(run1D(k, 1));
+  cl_long r = 0;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof r, &r, 0, nullptr, nullptr));
+  EXPECT_EQ(r, 7 + 3 + 1000000000000LL);
+}
+
+TEST_F(Kernel, ManyArguments) {
+  std::string src = "__kernel void many(__global int *o";
+  for (int i = 0; i < 24; ++i) src += ", int a" + std::to_string(i);
+  src += ", __global const int *in) { int s = in[0];";
+  for (int i = 0; i < 24; ++i) src += " s += a" + std::to_string(i) + " * " + std::to_string(i + 1) + ";";
+  src += " o[0] = s; }";
+  cl_program p = makeProgram(src.c_str());
+  cl_kernel k = makeKernel(p, "many");
+  ASSERT_NE(k, nullptr);
+  cl_uint nargs = 0;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr));
+  EXPECT_EQ(nargs, 26u);
+  cl_mem o = makeBuffer(sizeof(int));
+  int base = 1000;
+  cl_mem in = makeBuffer(sizeof(int), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &base);
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  int want = base;
+  for (int i = 0; i < 24; ++i) {
+    int v = i + 1;
+    ASSERT_CL_OK(clSetKernelArg(k, 1 + i, sizeof v, &v));
+    want += v * (i + 1);
+  }
+  ASSERT_CL_OK(clSetKernelArg(k, 25, sizeof in, &in));
+  ASSERT_CL_OK(run1D(k, 1));
+  int r = 0;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof r, &r, 0, nullptr, nullptr));
+  EXPECT_EQ(r, want);
+}

@@ -254,3 +254,28 @@ TEST_F(Queue, ReleaseFlushesPendingWork) {
   ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 256, out.data(), 0, nullptr, nullptr));
   EXPECT_EQ(out, src);
 }
+
+TEST_F(Queue, ReleasedQueueStillRunsGatedWork) {
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+  ASSERT_CL_OK(err);
+  cl_event gate = makeUserEvent();
+  cl_kernel k = commonKernel("fill_val");
+  cl_mem m = makeBuffer(256 * sizeof(int));
+  int v = 77;
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof v, &v));
+  size_t n = 256;
+  cl_event e;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 1, &gate, &e));
+  track(e);
+  ASSERT_CL_OK(clReleaseCommandQueue(q));  // queue goes away only after its commands finish
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL_OK(clWaitForEvents(1, &e));
+  std::vector<int> out(256);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(256, 77));
+  cl_command_queue back = nullptr;
+  ASSERT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof back, &back, nullptr));
+  EXPECT_EQ(back, q);  // the event still names its queue
+}
