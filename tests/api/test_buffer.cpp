@@ -759,3 +759,35 @@ TEST_F(Buffer, LargeBuffer) {
                                    nullptr));
   EXPECT_EQ(tail, std::vector<int>(1024, pat + 1));
 }
+
+// Independent kernels on an out-of-order queue share one read-only input, then a
+// kernel overwrites that input only after both readers finished (WAR through events).
+TEST_F(Buffer, SharedInputReadersThenWriter) {
+  const size_t n = 32768;
+  std::vector<int> src(n);
+  for (size_t i = 0; i < n; ++i) src[i] = (int)(i ^ 0x55);
+  cl_mem in = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, src.data());
+  cl_mem o1 = makeBuffer(n * sizeof(int)), o2 = makeBuffer(n * sizeof(int));
+  cl_command_queue q = makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  ASSERT_NE(q, nullptr);
+  cl_program prog = makeProgram(kCommonSource);
+  cl_kernel c1 = makeKernel(prog, "copy_buf"), c2 = makeKernel(prog, "copy_buf");
+  cl_kernel w = makeKernel(prog, "fill_val");
+  ASSERT_CL_OK(clSetKernelArg(c1, 0, sizeof in, &in));
+  ASSERT_CL_OK(clSetKernelArg(c1, 1, sizeof o1, &o1));
+  ASSERT_CL_OK(clSetKernelArg(c2, 0, sizeof in, &in));
+  ASSERT_CL_OK(clSetKernelArg(c2, 1, sizeof o2, &o2));
+  int v = -9;
+  ASSERT_CL_OK(clSetKernelArg(w, 0, sizeof in, &in));
+  ASSERT_CL_OK(clSetKernelArg(w, 1, sizeof v, &v));
+  cl_event e[2];
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q, c1, 1, nullptr, &n, nullptr, 0, nullptr, &e[0]));
+  track(e[0]);
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q, c2, 1, nullptr, &n, nullptr, 0, nullptr, &e[1]));
+  track(e[1]);
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q, w, 1, nullptr, &n, nullptr, 2, e, nullptr));
+  ASSERT_CL_OK(clFinish(q));
+  EXPECT_EQ(readAll(o1, n), src);
+  EXPECT_EQ(readAll(o2, n), src);
+  EXPECT_EQ(readAll(in, n), std::vector<int>(n, v));
+}

@@ -557,3 +557,21 @@ TEST_F(Event, CallbackMayCallTheApi) {
   ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 1024, out.data(), 0, nullptr, nullptr));
   EXPECT_EQ(out, std::vector<int>(256, 2));
 }
+
+// After clFlush, commands must make progress and complete without any blocking call.
+TEST_F(Event, FlushThenPollCompletes) {
+  std::vector<int> zero(4096, 0);
+  cl_mem m = makeBuffer(zero.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data());
+  cl_event k = addOne(queue, m, zero.size(), 0, nullptr);
+  ASSERT_CL_OK(clFlush(queue));
+  EXPECT_TRUE(waitFor([&] { return status(k) == CL_COMPLETE; }, 10000))
+      << "flushed kernel never completed while only polled; status " << status(k);
+  // Same for a command whose user-event dependency is satisfied after the flush.
+  cl_event gate = makeUserEvent();
+  cl_event k2 = addOne(queue, m, zero.size(), 1, &gate);
+  ASSERT_CL_OK(clFlush(queue));
+  ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  EXPECT_TRUE(waitFor([&] { return status(k2) == CL_COMPLETE; }, 10000))
+      << "gated kernel never completed while only polled; status " << status(k2);
+  clFinish(queue);
+}
