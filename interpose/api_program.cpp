@@ -300,7 +300,8 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   for (cl_uint i = 0; i < numHeaders; ++i)
     if (!headerNames[i]) return CL_INVALID_VALUE;
     else if (!validProgram(headers[i])) return CL_INVALID_PROGRAM;
-  if (p->source.empty()) return CL_INVALID_OPERATION;
+  // Programs from binaries carry source for rebuilding, but the app gave no source.
+  if (p->source.empty() || p->fromBinary) return CL_INVALID_OPERATION;
   if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
   p->options = options ? options : "";
   std::string opts = realOptions(p->options);
