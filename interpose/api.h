@@ -61,6 +61,29 @@ _cl_event *commandEvent(_cl_command_queue *q, cl_command_type type);
 cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits, cl_event *event,
               bool blocking);
 
+// Shared prologue of every enqueue: queue, wait list, and a new command.
+struct Enqueue {
+  ApiLock lock;
+  cl_int err = CL_SUCCESS;
+  std::vector<_cl_event *> waits;
+  Enqueue(cl_command_queue q, cl_uint n, const cl_event *list) {
+    if (!validQueue(q)) err = CL_INVALID_COMMAND_QUEUE;
+    else err = checkWaitList(q->ctx, n, list, waits);
+  }
+  Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
+    auto *c = new Command();
+    c->kind = kind;
+    c->q = q;
+    c->ev = commandEvent(q, type);
+    return c;
+  }
+  void hold(Command *c, _cl_mem *m) {
+    if (!m) return;
+    runtime().retain(m);
+    c->mems.push_back(m);
+  }
+};
+
 // Per-context setup: the real contexts and queues of every backing device.
 cl_int createSlots(_cl_context *ctx);
 

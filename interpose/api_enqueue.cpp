@@ -7,28 +7,6 @@ using namespace tutti;
 
 namespace {
 
-// Shared prologue of every enqueue: queue, wait list, and a new command.
-struct Enqueue {
-  ApiLock lock;
-  cl_int err = CL_SUCCESS;
-  std::vector<_cl_event *> waits;
-  Enqueue(cl_command_queue q, cl_uint n, const cl_event *list) {
-    if (!validQueue(q)) err = CL_INVALID_COMMAND_QUEUE;
-    else err = checkWaitList(q->ctx, n, list, waits);
-  }
-  Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
-    auto *c = new Command();
-    c->kind = kind;
-    c->q = q;
-    c->ev = commandEvent(q, type);
-    return c;
-  }
-  void hold(Command *c, _cl_mem *m) {
-    if (!m) return;
-    runtime().retain(m);
-    c->mems.push_back(m);
-  }
-};
 
 cl_int checkBuffer(cl_command_queue q, cl_mem m) {
   if (!validMem(m) || m->isImage()) return CL_INVALID_MEM_OBJECT;

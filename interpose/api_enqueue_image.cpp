@@ -8,15 +8,6 @@ using namespace tutti;
 
 namespace {
 
-struct ImageEnqueue {
-  ApiLock lock;
-  cl_int err = CL_SUCCESS;
-  std::vector<_cl_event *> waits;
-  ImageEnqueue(cl_command_queue q, cl_uint n, const cl_event *list) {
-    if (!validQueue(q)) err = CL_INVALID_COMMAND_QUEUE;
-    else err = checkWaitList(q->ctx, n, list, waits);
-  }
-};
 
 cl_int checkImage(cl_command_queue q, cl_mem m) {
   if (!validMem(m) || !m->isImage()) return CL_INVALID_MEM_OBJECT;
@@ -35,35 +26,22 @@ cl_int checkRegion(cl_mem m, const size_t *origin, const size_t *region) {
   return CL_SUCCESS;
 }
 
-Command *imageCommand(cl_command_queue q, CmdKind kind, cl_command_type type) {
-  auto *c = new Command();
-  c->kind = kind;
-  c->q = q;
-  c->ev = commandEvent(q, type);
-  return c;
-}
-
-void hold(Command *c, _cl_mem *m) {
-  runtime().retain(m);
-  c->mems.push_back(m);
-}
-
 }  // namespace
 
 TUTTI_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem img, cl_bool blocking,
                                                 const size_t *origin, const size_t *region,
                                                 size_t row, size_t slice, void *ptr, cl_uint n,
                                                 const cl_event *list, cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, img)) return err;
   if (e.err) return e.err;
   if (!ptr) return CL_INVALID_VALUE;
   if (cl_int err = checkRegion(img, origin, region)) return err;
   if (img->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
-  Command *c = imageCommand(q, CmdKind::ImageRead, CL_COMMAND_READ_IMAGE);
+  Command *c = e.command(q, CmdKind::ImageRead, CL_COMMAND_READ_IMAGE);
   c->src = img;
-  hold(c, img);
+  e.hold(c, img);
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = origin[i], c->region[i] = region[i];
   c->srcRow = row, c->srcSlice = slice, c->ptr = ptr;
   return submit(e.lock, c, e.waits, event, blocking);
@@ -73,16 +51,16 @@ TUTTI_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem img,
                                                  const size_t *origin, const size_t *region,
                                                  size_t row, size_t slice, const void *ptr,
                                                  cl_uint n, const cl_event *list, cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, img)) return err;
   if (e.err) return e.err;
   if (!ptr) return CL_INVALID_VALUE;
   if (cl_int err = checkRegion(img, origin, region)) return err;
   if (img->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
-  Command *c = imageCommand(q, CmdKind::ImageWrite, CL_COMMAND_WRITE_IMAGE);
+  Command *c = e.command(q, CmdKind::ImageWrite, CL_COMMAND_WRITE_IMAGE);
   c->dst = img;
-  hold(c, img);
+  e.hold(c, img);
   for (int i = 0; i < 3; ++i) c->dstOrigin[i] = origin[i], c->region[i] = region[i];
   c->dstRow = row, c->dstSlice = slice, c->ptr = const_cast<void *>(ptr);
   return submit(e.lock, c, e.waits, event, blocking);
@@ -92,7 +70,7 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, 
                                                 const size_t *so, const size_t *dO,
                                                 const size_t *region, cl_uint n,
                                                 const cl_event *list, cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, src)) return err;
   if (cl_int err = checkImage(q, dst)) return err;
@@ -102,10 +80,10 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, 
     return CL_IMAGE_FORMAT_MISMATCH;
   if (cl_int err = checkRegion(src, so, region)) return err;
   if (cl_int err = checkRegion(dst, dO, region)) return err;
-  Command *c = imageCommand(q, CmdKind::ImageCopy, CL_COMMAND_COPY_IMAGE);
+  Command *c = e.command(q, CmdKind::ImageCopy, CL_COMMAND_COPY_IMAGE);
   c->src = src, c->dst = dst;
-  hold(c, src);
-  hold(c, dst);
+  e.hold(c, src);
+  e.hold(c, dst);
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = so[i], c->dstOrigin[i] = dO[i], c->region[i] = region[i];
   return submit(e.lock, c, e.waits, event, false);
 }
@@ -113,15 +91,15 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, 
 TUTTI_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem img, const void *color,
                                                 const size_t *origin, const size_t *region,
                                                 cl_uint n, const cl_event *list, cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, img)) return err;
   if (e.err) return e.err;
   if (!color) return CL_INVALID_VALUE;
   if (cl_int err = checkRegion(img, origin, region)) return err;
-  Command *c = imageCommand(q, CmdKind::ImageFill, CL_COMMAND_FILL_IMAGE);
+  Command *c = e.command(q, CmdKind::ImageFill, CL_COMMAND_FILL_IMAGE);
   c->dst = img;
-  hold(c, img);
+  e.hold(c, img);
   c->pattern.assign(static_cast<const unsigned char *>(color), static_cast<const unsigned char *>(color) + 16);
   for (int i = 0; i < 3; ++i) c->dstOrigin[i] = origin[i], c->region[i] = region[i];
   return submit(e.lock, c, e.waits, event, false);
@@ -131,7 +109,7 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_m
                                                         const size_t *origin, const size_t *region,
                                                         size_t off, cl_uint n, const cl_event *list,
                                                         cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, img)) return err;
   if (!validMem(buf) || buf->isImage()) return CL_INVALID_MEM_OBJECT;
@@ -140,10 +118,10 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_m
   if (cl_int err = checkRegion(img, origin, region)) return err;
   size_t bytes = img->elementSize * region[0] * region[1] * region[2];
   if (off > buf->size || bytes > buf->size - off) return CL_INVALID_VALUE;
-  Command *c = imageCommand(q, CmdKind::ImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+  Command *c = e.command(q, CmdKind::ImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER);
   c->src = img, c->dst = buf;
-  hold(c, img);
-  hold(c, buf);
+  e.hold(c, img);
+  e.hold(c, buf);
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = origin[i], c->region[i] = region[i];
   c->dstOff = off;
   c->size = bytes;
@@ -154,7 +132,7 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_m
                                                         size_t off, const size_t *origin,
                                                         const size_t *region, cl_uint n,
                                                         const cl_event *list, cl_event *event) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (cl_int err = checkImage(q, img)) return err;
   if (!validMem(buf) || buf->isImage()) return CL_INVALID_MEM_OBJECT;
@@ -163,10 +141,10 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_m
   if (cl_int err = checkRegion(img, origin, region)) return err;
   size_t bytes = img->elementSize * region[0] * region[1] * region[2];
   if (off > buf->size || bytes > buf->size - off) return CL_INVALID_VALUE;
-  Command *c = imageCommand(q, CmdKind::BufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+  Command *c = e.command(q, CmdKind::BufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
   c->src = buf, c->dst = img;
-  hold(c, img);
-  hold(c, buf);
+  e.hold(c, img);
+  e.hold(c, buf);
   for (int i = 0; i < 3; ++i) c->dstOrigin[i] = origin[i], c->region[i] = region[i];
   c->srcOff = off;
   c->size = bytes;
@@ -178,7 +156,7 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
                                               const size_t *region, size_t *rowPitch,
                                               size_t *slicePitch, cl_uint n, const cl_event *list,
                                               cl_event *event, cl_int *errcode) {
-  ImageEnqueue e(q, n, list);
+  Enqueue e(q, n, list);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return setErr(errcode, e.err), nullptr;
   if (cl_int err = checkImage(q, img)) return setErr(errcode, err), nullptr;
   if (e.err) return setErr(errcode, e.err), nullptr;
@@ -195,9 +173,9 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
   if (!ptr) return setErr(errcode, CL_OUT_OF_HOST_MEMORY), nullptr;
   *rowPitch = row;
   if (slicePitch) *slicePitch = needsSlice ? slice : 0;
-  Command *c = imageCommand(q, CmdKind::ImageMap, CL_COMMAND_MAP_IMAGE);
+  Command *c = e.command(q, CmdKind::ImageMap, CL_COMMAND_MAP_IMAGE);
   c->src = img;
-  hold(c, img);
+  e.hold(c, img);
   c->mapFlags = flags;
   c->mapped = ptr;
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = origin[i], c->region[i] = region[i];
