@@ -317,8 +317,12 @@ TEST_F(Event, WaitListsAcrossTwoQueues) {
   EXPECT_EQ(out, std::vector<int>(n, 42));
   // Ping-pong a counter between the two queues.
   cl_event prev = r;
+  // (The spec requires flushing a queue before its events are waited on by
+  // commands of another queue.)
   for (int i = 0; i < 10; ++i) {
-    cl_event e = addOne(i % 2 ? queue : q2, m, n, 1, &prev);
+    cl_command_queue q = i % 2 ? queue : q2;
+    cl_event e = addOne(q, m, n, 1, &prev);
+    ASSERT_CL_OK(clFlush(q));
     prev = e;
   }
   ASSERT_CL_OK(clWaitForEvents(1, &prev));
