@@ -53,8 +53,10 @@ bool hasFormat(const std::vector<cl_image_format> &v, cl_channel_order o, cl_cha
 }  // namespace
 
 TEST_F(Image, SupportedFormats) {
-  for (cl_mem_object_type t : std::initializer_list<cl_mem_object_type>{CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE1D,
-                               CL_MEM_OBJECT_IMAGE2D_ARRAY}) {
+  // The minimum format list applies to every image type, 1-D buffer images included.
+  for (cl_mem_object_type t : std::initializer_list<cl_mem_object_type>{
+           CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE1D,
+           CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE1D_BUFFER}) {
     SCOPED_TRACE(t);
     cl_uint n = 0;
     ASSERT_CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, t, 0, nullptr, &n));
