@@ -223,6 +223,23 @@ bool deserializeResult(const std::string &data, CompileResult &res) {
   return r.ok && r.p == r.e;
 }
 
+}  // namespace tutti::compiler::detail
+
+namespace tutti::compiler {
+std::vector<uint8_t> saveResult(const CompileResult &r) {
+  std::string s = detail::serializeResult(r);
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+bool loadResult(const void *data, size_t size, CompileResult &out) {
+  CompileResult r;
+  if (!detail::deserializeResult(std::string((const char *)data, size), r)) return false;
+  out = std::move(r);
+  return true;
+}
+}  // namespace tutti::compiler
+
+namespace tutti::compiler::detail {
+
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------

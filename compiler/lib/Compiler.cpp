@@ -169,6 +169,14 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
         }
     }
   }
+  {
+    // __local variables the merge kernels no longer use
+    std::vector<GlobalVariable *> dead;
+    unsigned localAS = AddrSpaces::of(M).local;
+    for (GlobalVariable &GV : M.globals())
+      if (GV.getAddressSpace() == localAS && GV.hasLocalLinkage() && GV.use_empty()) dead.push_back(&GV);
+    for (GlobalVariable *GV : dead) GV->eraseFromParent();
+  }
   for (KernelInfo &k : res.kernels)
     if (!k.partitionable && !k.whole_reason.empty())
       res.log += "note: kernel '" + k.name + "' runs whole on one device: " + k.whole_reason + "\n";

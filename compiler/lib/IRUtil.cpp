@@ -1,7 +1,10 @@
 // IR helpers shared by the passes: address spaces, kernel identification,
 // cloning a kernel with extra parameters.
 #include "llvm/ADT/Triple.h"
+#include <functional>
+
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -62,6 +65,63 @@ static MDNode *extendMD(LLVMContext &C, MDNode *old, unsigned oldCount,
   return MDNode::get(C, ops);
 }
 
+static Constant *remapConstant(Constant *C, GlobalVariable *from, GlobalVariable *to) {
+  if (C == from) return to;
+  auto *CE = dyn_cast<ConstantExpr>(C);
+  if (!CE) return C;
+  SmallVector<Constant *, 4> ops;
+  bool changed = false;
+  for (Use &op : CE->operands()) {
+    Constant *o = cast<Constant>(op.get());
+    Constant *n = remapConstant(o, from, to);
+    changed |= n != o;
+    ops.push_back(n);
+  }
+  return changed ? CE->getWithOperands(ops) : C;
+}
+
+// PoCL recognizes a kernel's automatic __local variables by their name
+// ("<kernel>.<var>") and gives each concurrently running work-group its own
+// copy; a variant must therefore own renamed copies of the variables it uses.
+static void privatizeLocals(Function &F, Function &NF) {
+  Module &M = *NF.getParent();
+  unsigned localAS = AddrSpaces::of(M).local;
+  std::vector<GlobalVariable *> locals;
+  for (GlobalVariable &GV : M.globals())
+    if (GV.getAddressSpace() == localAS && !GV.isDeclaration()) locals.push_back(&GV);
+  std::string prefix = F.getName().str() + ".";
+  for (GlobalVariable *GV : locals) {
+    std::function<bool(Constant *)> refs = [&](Constant *K) -> bool {
+      if (K == GV) return true;
+      if (auto *CE = dyn_cast<ConstantExpr>(K))
+        for (Use &u : CE->operands())
+          if (refs(cast<Constant>(u.get()))) return true;
+      return false;
+    };
+    bool used = false;
+    for (Instruction &I : instructions(NF)) {
+      for (Use &op : I.operands())
+        if (auto *C = dyn_cast<Constant>(op.get()))
+          if (refs(C)) used = true;
+      if (used) break;
+    }
+    if (!used) continue;
+    std::string n = GV->getName().str();
+    std::string suffix = n.rfind(prefix, 0) == 0 ? n.substr(prefix.size()) : n;
+    auto *NG = new GlobalVariable(M, GV->getValueType(), GV->isConstant(), GV->getLinkage(),
+                                  GV->hasInitializer() ? GV->getInitializer() : nullptr,
+                                  NF.getName().str() + "." + suffix, nullptr, GV->getThreadLocalMode(),
+                                  GV->getAddressSpace());
+    NG->copyAttributesFrom(GV);
+    for (Instruction &I : instructions(NF))
+      for (Use &op : I.operands())
+        if (auto *C = dyn_cast<Constant>(op.get())) {
+          Constant *R = remapConstant(C, GV, NG);
+          if (R != C) op.set(R);
+        }
+  }
+}
+
 Function *cloneKernelWithParams(Function &F, const std::string &name,
                                 const std::vector<ExtraParam> &extra) {
   Module &M = *F.getParent();
@@ -85,6 +145,7 @@ Function *cloneKernelWithParams(Function &F, const std::string &name,
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
   NF->setCallingConv(F.getCallingConv());
+  privatizeLocals(F, *NF);
   if (!NF->hasFnAttribute("tutti-orig-args"))
     NF->addFnAttr("tutti-orig-args", std::to_string(F.arg_size()));
 

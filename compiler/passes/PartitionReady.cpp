@@ -15,7 +15,8 @@
 //   get_enqueued_local_size  = local_size[d]
 //   get_work_dim()           = work_dim
 //   get_global_linear_id()   from the rewritten global ids
-//   get_local_id / get_local_size / get_local_linear_id: unchanged
+//   get_local_linear_id      from local ids and sizes (libclc lacks it)
+//   get_local_id / get_local_size: unchanged
 //
 // Sub-launches use offset 0, so hw_global_id = hw_group_id*hw_local_size +
 // local_id; the single-group piece that holds a non-uniform last group runs
@@ -126,7 +127,15 @@ struct Rewriter {
           nv = B.CreateAdd(r[0], B.CreateMul(G0, B.CreateAdd(r[1], B.CreateMul(G1, r[2]))));
           break;
         }
-        default: continue;  // local id / size / linear id: unchanged
+        case WI::LocalLinearId: {
+          // not in libclc for NVPTX: compute from local ids and sizes
+          Value *l[3], *ls[2];
+          for (unsigned d = 0; d < 3; ++d) l[d] = hwCall(B, "_Z12get_local_idj", B.getInt32(d));
+          for (unsigned d = 0; d < 2; ++d) ls[d] = hwCall(B, "_Z14get_local_sizej", B.getInt32(d));
+          nv = B.CreateAdd(l[0], B.CreateMul(ls[0], B.CreateAdd(l[1], B.CreateMul(ls[1], l[2]))));
+          break;
+        }
+        default: continue;  // local id / size: unchanged
       }
       nv = fitRet(B, nv, RT);
       CI->replaceAllUsesWith(nv);

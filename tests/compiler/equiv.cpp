@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,36 +58,81 @@ int g_fail = 0;
   } while (0)
 
 struct CL {
-  cl_platform_id plat = nullptr;
   cl_device_id dev[2] = {nullptr, nullptr};
-  cl_context ctx = nullptr;
+  cl_context ctx[2] = {nullptr, nullptr};
   cl_command_queue q[2] = {nullptr, nullptr};
+  Target target[2] = {Target::Spir64, Target::Spir64};
+  bool gpu[2] = {false, false};
   std::string name[2];
-  bool init() {
+
+  static std::string info(cl_device_id d, cl_device_info what) {
+    char buf[512] = {0};
+    clGetDeviceInfo(d, what, sizeof buf, buf, nullptr);
+    return buf;
+  }
+  // mode "pocl": two devices of one platform (POCL_DEVICES="pthread basic");
+  // "gpu+cpu": first GPU and first CPU device of any platforms;
+  // "gpu": the first GPU twice (two queues).
+  bool init(const std::string &mode) {
     cl_uint np = 0;
     if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || !np) return false;
     std::vector<cl_platform_id> ps(np);
     clGetPlatformIDs(np, ps.data(), nullptr);
+    std::vector<std::pair<cl_platform_id, cl_device_id>> all;
     for (auto p : ps) {
       cl_uint nd = 0;
-      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd < 2) continue;
+      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || !nd) continue;
       std::vector<cl_device_id> ds(nd);
       clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
-      plat = p;
-      dev[0] = ds[0];
-      dev[1] = ds[1];
-      break;
+      for (auto d : ds) all.push_back({p, d});
     }
-    if (!plat) return false;
+    auto type = [](cl_device_id d) {
+      cl_device_type t = 0;
+      clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, nullptr);
+      return t;
+    };
+    cl_platform_id plat[2] = {nullptr, nullptr};
+    if (mode == "pocl") {
+      for (auto p : ps) {
+        int n = 0;
+        for (auto &[pp, d] : all)
+          if (pp == p && n < 2) { plat[n] = p; dev[n++] = d; }
+        if (n == 2) break;
+        dev[0] = dev[1] = nullptr;
+      }
+    } else {
+      for (auto &[p, d] : all)
+        if ((type(d) & CL_DEVICE_TYPE_GPU) && !dev[0]) { plat[0] = p; dev[0] = d; }
+      if (mode == "cpu") {
+        dev[0] = nullptr;
+        for (auto &[p, d] : all)
+          if ((type(d) & CL_DEVICE_TYPE_CPU) && !dev[0]) { plat[0] = p; dev[0] = d; }
+      }
+      if (mode == "gpu" || mode == "cpu") { plat[1] = plat[0]; dev[1] = dev[0]; }
+      else
+        for (auto &[p, d] : all)
+          if ((type(d) & CL_DEVICE_TYPE_CPU) && !dev[1]) { plat[1] = p; dev[1] = d; }
+    }
+    if (!dev[0] || !dev[1]) return false;
     cl_int err;
-    ctx = clCreateContext(nullptr, 2, dev, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) return false;
-    for (int i = 0; i < 2; ++i) {
-      q[i] = clCreateCommandQueueWithProperties(ctx, dev[i], nullptr, &err);
+    if (plat[0] == plat[1]) {
+      cl_device_id ds[2] = {dev[0], dev[1]};
+      cl_uint n = dev[0] == dev[1] ? 1 : 2;
+      ctx[0] = ctx[1] = clCreateContext(nullptr, n, ds, nullptr, nullptr, &err);
       if (err != CL_SUCCESS) return false;
-      char buf[256] = {0};
-      clGetDeviceInfo(dev[i], CL_DEVICE_NAME, sizeof buf, buf, nullptr);
-      name[i] = buf;
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        ctx[i] = clCreateContext(nullptr, 1, &dev[i], nullptr, nullptr, &err);
+        if (err != CL_SUCCESS) return false;
+      }
+    }
+    for (int i = 0; i < 2; ++i) {
+      q[i] = clCreateCommandQueueWithProperties(ctx[i], dev[i], nullptr, &err);
+      if (err != CL_SUCCESS) return false;
+      name[i] = info(dev[i], CL_DEVICE_NAME);
+      gpu[i] = type(dev[i]) & CL_DEVICE_TYPE_GPU;
+      std::string vendor = info(dev[i], CL_DEVICE_VENDOR);
+      target[i] = vendor.find("NVIDIA") != std::string::npos ? Target::Nvptx64 : Target::Spir64;
     }
     return true;
   }
@@ -305,6 +351,9 @@ std::vector<Case> makeCases() {
 struct Runner {
   CL &cl;
   std::string corpus;
+  std::string resultsDir;   // light build: load precompiled results from here
+  bool refOurs = false;     // reference = our untransformed kernel, not the driver's
+  bool approx = false;      // float outputs compared with a tolerance
   std::mt19937_64 rng;
   int trials = 3;
   std::string cacheDir;
@@ -344,7 +393,44 @@ struct Runner {
     return out;
   }
 
-  // Creates buffers on the context from data; sets original args of kernel k.
+  bool getResult(const Case &c, const std::string &src, Target t, bool trace, CompileResult &r) {
+    if (!resultsDir.empty()) {
+      std::string path = resultsDir + "/" + c.file + "." + targetName(t) + ".tres";
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      std::string blob = ss.str();
+      if (!in || !loadResult(blob.data(), blob.size(), r)) {
+        EXPECT(false, "cannot load %s", path.c_str());
+        return false;
+      }
+      return r.ok;
+    }
+#ifdef TUTTI_EQUIV_LIGHT
+    (void)src; (void)trace;
+    EXPECT(false, "light build needs --results DIR");
+    return false;
+#else
+    CompileRequest req;
+    req.source = src;
+    req.options = c.opts;
+    req.target = t;
+    req.emit_trace_variants = trace;
+    req.cache_dir = cacheDir;
+    r = compile(req);
+    EXPECT(r.ok, "compile failed: %s", r.error.c_str());
+    if (r.ok && !cacheDir.empty() && t == Target::Spir64) {
+      CompileResult r2 = compile(req);
+      EXPECT(r2.from_cache, "second compile did not hit the cache");
+      EXPECT(r2.binary == r.binary && r2.kernels.size() == r.kernels.size(), "cached result differs");
+      compileMs[c.file] = {r.from_cache ? -1 : r.compile_ms, r2.compile_ms};
+    }
+    return r.ok;
+#endif
+  }
+
+  // Creates buffers on device d's context from data; sets original args of kernel k.
+  int curDev = 0;
   bool setArgs(cl_kernel k, const std::vector<ArgS> &args, const std::vector<std::vector<uint8_t>> &data,
                std::vector<cl_mem> &mems) {
     cl_int err;
@@ -353,7 +439,7 @@ struct Runner {
       const ArgS &a = args[i];
       switch (a.kind) {
         case AK::Buf:
-          mems[i] = clCreateBuffer(cl.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.bytes,
+          mems[i] = clCreateBuffer(cl.ctx[curDev], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.bytes,
                                    (void *)data[i].data(), &err);
           CLCHECK(err);
           CLCHECK(clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &mems[i]));
@@ -404,17 +490,17 @@ struct Runner {
     return true;
   }
 
-  cl_program buildBinary(const CompileResult &r) {
-    const unsigned char *bins[2] = {r.binary.data(), r.binary.data()};
-    size_t lens[2] = {r.binary.size(), r.binary.size()};
-    cl_int st[2], err;
-    cl_program p = clCreateProgramWithBinary(cl.ctx, 2, cl.dev, lens, bins, st, &err);
+  cl_program buildBinary(const CompileResult &r, int d) {
+    const unsigned char *bins[1] = {r.binary.data()};
+    size_t lens[1] = {r.binary.size()};
+    cl_int st[1], err;
+    cl_program p = clCreateProgramWithBinary(cl.ctx[d], 1, &cl.dev[d], lens, bins, st, &err);
     if (err != CL_SUCCESS) { std::printf("  clCreateProgramWithBinary: %d\n", err); return nullptr; }
-    err = clBuildProgram(p, 2, cl.dev, r.build_options.c_str(), nullptr, nullptr);
+    err = clBuildProgram(p, 1, &cl.dev[d], r.build_options.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
       char log[8192] = {0};
-      clGetProgramBuildInfo(p, cl.dev[0], CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-      std::printf("  build of transformed program failed: %d\n%s\n", err, log);
+      clGetProgramBuildInfo(p, cl.dev[d], CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
+      std::printf("  build of transformed program failed on device %d: %d\n%s\n", d, err, log);
       clReleaseProgram(p);
       return nullptr;
     }
@@ -424,7 +510,7 @@ struct Runner {
   cl_program buildSource(const std::string &src, const std::string &opts) {
     const char *s = src.c_str();
     cl_int err;
-    cl_program p = clCreateProgramWithSource(cl.ctx, 1, &s, nullptr, &err);
+    cl_program p = clCreateProgramWithSource(cl.ctx[0], 1, &s, nullptr, &err);
     if (err != CL_SUCCESS) return nullptr;
     err = clBuildProgram(p, 1, &cl.dev[0], opts.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
@@ -445,6 +531,8 @@ struct Runner {
       c.hostRef(L, ref);
       return true;
     }
+    if (!native) return false;
+    curDev = 0;
     cl_int err;
     cl_kernel k = clCreateKernel(native, c.kernel.c_str(), &err);
     CLCHECK(err);
@@ -460,11 +548,27 @@ struct Runner {
     return ok;
   }
 
+  const KernelInfo *curKi = nullptr;
+  double maxRel = 0;
   bool compare(const char *what, const std::vector<ArgS> &args, const std::vector<std::vector<uint8_t>> &got,
                const std::vector<std::vector<uint8_t>> &ref) {
     bool same = true;
     for (size_t i = 0; i < args.size(); ++i) {
       if (args[i].kind != AK::Buf) continue;
+      bool isFloat = curKi && i < curKi->args.size() && curKi->args[i].type_name.find("float") != std::string::npos;
+      if (approx && isFloat && got[i].size() == ref[i].size()) {
+        const float *a = (const float *)got[i].data(), *b = (const float *)ref[i].data();
+        size_t bad = SIZE_MAX;
+        for (size_t k = 0; k < got[i].size() / 4; ++k) {
+          double d = std::fabs((double)a[k] - (double)b[k]);
+          double rel = d / std::max(1e-6, std::fabs((double)b[k]));
+          if (d > 1e-6) maxRel = std::max(maxRel, rel);
+          if (d > 1e-5 && rel > 1e-4 && bad == SIZE_MAX) bad = k;
+        }
+        EXPECT(bad == SIZE_MAX, "%s: arg %zu differs beyond tolerance at element %zu", what, i, bad);
+        same = same && bad == SIZE_MAX;
+        continue;
+      }
       if (got[i] != ref[i]) {
         size_t first = 0;
         while (first < got[i].size() && got[i][first] == ref[i][first]) ++first;
@@ -477,18 +581,19 @@ struct Runner {
   }
 
   // One partitioned run: random flattened ranges alternately on dev0/dev1.
-  bool partitioned(const Case &c, const KernelInfo &ki, cl_program prog, const LaunchS &L,
+  // ki[d] / prog[d]: the kernel record and program of device d; the merge
+  // (concatenation, merge kernel, atomic combine) happens on device m.
+  bool partitioned(const Case &c, const KernelInfo *ki[2], cl_program prog[2], const LaunchS &L,
                    const std::vector<ArgS> &args, const std::vector<std::vector<uint8_t>> &init,
-                   const std::vector<std::vector<uint8_t>> &ref, int trial) {
+                   const std::vector<std::vector<uint8_t>> &ref, int trial, int m) {
     NDRange nd = toND(L);
     uint64_t total = nd.totalGroups();
-    // ranges
     std::vector<uint64_t> cuts{0, total};
     int ncut = (int)(rng() % 4);
     if (trial == 0) ncut = 0;
     for (int i = 0; i < ncut; ++i) cuts.push_back(rng() % (total + 1));
     std::sort(cuts.begin(), cuts.end());
-    int owner = trial == 0 ? 0 : (int)(rng() % 2);
+    int owner = trial == 0 ? m : (int)(rng() % 2);
     std::vector<std::pair<uint64_t, uint64_t>> ranges[2];
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
       if (cuts[i + 1] > cuts[i]) ranges[owner].push_back({cuts[i], cuts[i + 1] - cuts[i]});
@@ -497,59 +602,63 @@ struct Runner {
     std::vector<std::vector<uint8_t>> out[2];
     cl_int err;
     for (int d = 0; d < 2; ++d) {
-      cl_kernel k = clCreateKernel(prog, ki.partition_kernel.c_str(), &err);
+      curDev = d;
+      cl_kernel k = clCreateKernel(prog[d], ki[d]->partition_kernel.c_str(), &err);
       CLCHECK(err);
       std::vector<cl_mem> mems;
       bool ok = setArgs(k, args, init, mems);
-      for (auto &r : ranges[d]) ok = ok && launchPartial(cl.q[d], k, ki.num_args, nd, r.first, r.second);
+      for (auto &r : ranges[d]) ok = ok && launchPartial(cl.q[d], k, ki[d]->num_args, nd, r.first, r.second);
       ok = ok && readBack(cl.q[d], args, mems, out[d]);
       release(mems);
       clReleaseKernel(k);
       if (!ok) return false;
     }
+    int o = 1 - m;
+    const KernelInfo &km = *ki[m];
     ScalarArgs sa = scalars(args);
-    std::vector<std::vector<uint8_t>> fin = out[0];
+    std::vector<std::vector<uint8_t>> fin = out[m];
     bool needMerge = false;
     for (size_t i = 0; i < args.size(); ++i) {
       if (args[i].kind != AK::Buf) continue;
-      const ArgInfo &ai = ki.args[i];
+      const ArgInfo &ai = km.args[i];
       if (ai.atomic) {
-        combineAtomicPartial(ai.combine, ai.atomic_width, fin[i].data(), out[1][i].data(), init[i].data(),
+        combineAtomicPartial(ai.combine, ai.atomic_width, fin[i].data(), out[o][i].data(), init[i].data(),
                              fin[i].size());
         continue;
       }
       if (!ai.written) continue;
-      bool contiguous = argWritesContiguous(ki, (unsigned)i, nd, sa);
-      bool useMerge = !contiguous || (trial % 2 == 1 && !ki.merge_kernel.empty());
+      bool contiguous = argWritesContiguous(km, (unsigned)i, nd, sa);
+      bool useMerge = !contiguous || (trial % 2 == 1 && !km.merge_kernel.empty());
       if (useMerge) { needMerge = true; continue; }
-      for (auto &r : ranges[1]) {
-        ByteRange br = accessedRange(ki, (unsigned)i, AccessMode::Write, nd, sa, r.first, r.second);
+      for (auto &r : ranges[o]) {
+        ByteRange br = accessedRange(km, (unsigned)i, AccessMode::Write, nd, sa, r.first, r.second);
         EXPECT(br.known, "contiguous argument without a known write range");
         size_t e = std::min<size_t>(br.end, fin[i].size());
-        if (br.begin < e) std::memcpy(fin[i].data() + br.begin, out[1][i].data() + br.begin, e - br.begin);
+        if (br.begin < e) std::memcpy(fin[i].data() + br.begin, out[o][i].data() + br.begin, e - br.begin);
       }
     }
     if (needMerge) {
-      EXPECT(!ki.merge_kernel.empty(), "%s: discontiguous but no merge kernel (%s)", c.kernel.c_str(),
-             ki.merge_reason.c_str());
-      if (ki.merge_kernel.empty()) return false;
-      cl_kernel mk = clCreateKernel(prog, ki.merge_kernel.c_str(), &err);
+      EXPECT(!km.merge_kernel.empty(), "%s: discontiguous but no merge kernel (%s)", c.kernel.c_str(),
+             km.merge_reason.c_str());
+      if (km.merge_kernel.empty()) return false;
+      curDev = m;
+      cl_kernel mk = clCreateKernel(prog[m], km.merge_kernel.c_str(), &err);
       CLCHECK(err);
       std::vector<cl_mem> mems, partial;
       bool ok = setArgs(mk, args, fin, mems);
-      for (size_t j = 0; ok && j < ki.merge_partial_args.size(); ++j) {
-        unsigned a = ki.merge_partial_args[j];
-        cl_mem m = clCreateBuffer(cl.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, args[a].bytes,
-                                  out[1][a].data(), &err);
+      for (size_t j = 0; ok && j < km.merge_partial_args.size(); ++j) {
+        unsigned a = km.merge_partial_args[j];
+        cl_mem mm = clCreateBuffer(cl.ctx[m], CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, args[a].bytes,
+                                   out[o][a].data(), &err);
         CLCHECK(err);
-        partial.push_back(m);
-        CLCHECK(clSetKernelArg(mk, ki.num_args + kAbiArgs + (cl_uint)j, sizeof(cl_mem), &m));
+        partial.push_back(mm);
+        CLCHECK(clSetKernelArg(mk, km.num_args + kAbiArgs + (cl_uint)j, sizeof(cl_mem), &mm));
       }
-      for (auto &r : ranges[1]) ok = ok && launchPartial(cl.q[0], mk, ki.num_args, nd, r.first, r.second);
+      for (auto &r : ranges[o]) ok = ok && launchPartial(cl.q[m], mk, km.num_args, nd, r.first, r.second);
       std::vector<std::vector<uint8_t>> merged;
-      ok = ok && readBack(cl.q[0], args, mems, merged);
+      ok = ok && readBack(cl.q[m], args, mems, merged);
       if (ok)
-        for (unsigned a : ki.merge_partial_args) fin[a] = merged[a];
+        for (unsigned a : km.merge_partial_args) fin[a] = merged[a];
       release(mems);
       release(partial);
       clReleaseKernel(mk);
@@ -561,8 +670,9 @@ struct Runner {
     return compare(what, args, fin, ref);
   }
 
-  // Instrumented run of a random range: the analysis must cover what is touched.
-  bool traceCheck(const Case &c, const KernelInfo &ki, cl_program prog, const LaunchS &L,
+  // Instrumented run of a random range on device d: the analysis must cover
+  // what is touched.
+  bool traceCheck(const Case &c, const KernelInfo &ki, cl_program prog, int d, const LaunchS &L,
                   const std::vector<ArgS> &args, const std::vector<std::vector<uint8_t>> &init) {
     if (ki.trace_kernel.empty()) return true;
     NDRange nd = toND(L);
@@ -570,6 +680,7 @@ struct Runner {
     uint64_t first = rng() % total;
     uint64_t count = 1 + rng() % (total - first);
     cl_int err;
+    curDev = d;
     cl_kernel k = clCreateKernel(prog, ki.trace_kernel.c_str(), &err);
     CLCHECK(err);
     std::vector<cl_mem> mems;
@@ -579,11 +690,11 @@ struct Runner {
       tr[4 * i] = tr[4 * i + 2] = INT64_MAX;
       tr[4 * i + 1] = tr[4 * i + 3] = INT64_MIN;
     }
-    cl_mem tm = clCreateBuffer(cl.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, tr.size() * 8, tr.data(), &err);
+    cl_mem tm = clCreateBuffer(cl.ctx[d], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, tr.size() * 8, tr.data(), &err);
     CLCHECK(err);
     CLCHECK(clSetKernelArg(k, ki.num_args + kAbiArgs, sizeof(cl_mem), &tm));
-    ok = ok && launchPartial(cl.q[0], k, ki.num_args, nd, first, count);
-    CLCHECK(clEnqueueReadBuffer(cl.q[0], tm, CL_TRUE, 0, tr.size() * 8, tr.data(), 0, nullptr, nullptr));
+    ok = ok && launchPartial(cl.q[d], k, ki.num_args, nd, first, count);
+    CLCHECK(clEnqueueReadBuffer(cl.q[d], tm, CL_TRUE, 0, tr.size() * 8, tr.data(), 0, nullptr, nullptr));
     ScalarArgs sa = scalars(args);
     for (size_t i = 0; ok && i < args.size(); ++i) {
       if (args[i].kind != AK::Buf) continue;
@@ -617,108 +728,140 @@ struct Runner {
   void run(const Case &c) {
     std::printf("== %s / %s\n", c.file.c_str(), c.kernel.c_str());
     std::string src = readFile(c.file);
-    EXPECT(!src.empty(), "cannot read %s/%s", corpus.c_str(), c.file.c_str());
-    if (src.empty()) return;
-    CompileRequest req;
-    req.source = src;
-    req.options = c.opts;
-    req.target = Target::Spir64;
-    req.emit_trace_variants = true;
-    req.cache_dir = cacheDir;
-    CompileResult r = compile(req);
-    EXPECT(r.ok, "compile failed: %s", r.error.c_str());
-    if (!r.ok) return;
-    if (!cacheDir.empty()) {
-      CompileResult r2 = compile(req);
-      EXPECT(r2.from_cache, "second compile did not hit the cache");
-      EXPECT(r2.binary == r.binary && r2.kernels.size() == r.kernels.size(), "cached result differs");
-      compileMs[c.file] = {r.from_cache ? -1 : r.compile_ms, r2.compile_ms};
+    if (resultsDir.empty()) EXPECT(!src.empty(), "cannot read %s/%s", corpus.c_str(), c.file.c_str());
+    CompileResult res[2];
+    const KernelInfo *ki[2] = {nullptr, nullptr};
+    for (int d = 0; d < 2; ++d) {
+      if (d == 1 && cl.target[1] == cl.target[0]) { res[1] = res[0]; }
+      else if (!getResult(c, src, cl.target[d], true, res[d])) return;
     }
-    const KernelInfo *ki = nullptr;
-    for (auto &k : r.kernels)
-      if (k.name == c.kernel) ki = &k;
-    EXPECT(ki, "kernel %s not found", c.kernel.c_str());
-    if (!ki) return;
-    std::printf("  partitionable=%d contiguity=%s merge=%s\n", ki->partitionable, contiguityName(ki->contiguity),
-                ki->merge_kernel.empty() ? ki->merge_reason.c_str() : "yes");
-    EXPECT(ki->partitionable == c.partitionable, "partitionable: got %d (%s)", ki->partitionable,
-           ki->whole_reason.c_str());
-    if (!ki->partitionable || !c.partitionable) return;
-    cl_program prog = buildBinary(r);
-    EXPECT(prog, "transformed program does not build");
-    if (!prog) return;
-    cl_program native = c.hostRef ? nullptr : buildSource(src, c.opts);
-    EXPECT(c.hostRef || native, "native program does not build");
+    for (int d = 0; d < 2; ++d) {
+      for (auto &k : res[d].kernels)
+        if (k.name == c.kernel) ki[d] = &k;
+      EXPECT(ki[d], "kernel %s not found", c.kernel.c_str());
+      if (!ki[d]) return;
+    }
+    curKi = ki[0];
+    std::printf("  partitionable=%d contiguity=%s merge=%s\n", ki[0]->partitionable, contiguityName(ki[0]->contiguity),
+                ki[0]->merge_kernel.empty() ? ki[0]->merge_reason.c_str() : "yes");
+    EXPECT(ki[0]->partitionable == c.partitionable && ki[1]->partitionable == c.partitionable,
+           "partitionable: got %d/%d (%s)", ki[0]->partitionable, ki[1]->partitionable, ki[0]->whole_reason.c_str());
+    if (!ki[0]->partitionable || !ki[1]->partitionable || !c.partitionable) return;
+    cl_program prog[2] = {buildBinary(res[0], 0), buildBinary(res[1], 1)};
+    EXPECT(prog[0] && prog[1], "transformed program does not build");
+    if (!prog[0] || !prog[1]) return;
+    cl_program native = nullptr;
+    if (!c.hostRef && !refOurs) {
+      native = buildSource(src, c.opts);
+      EXPECT(native, "native program does not build");
+    }
+    int m = (cl.gpu[0] && !cl.gpu[1]) ? 1 : 0;  // merge on the CPU device
     for (size_t li = 0; li < c.launches.size(); ++li) {
       const LaunchS &L = c.launches[li];
       std::vector<ArgS> args = c.args(L);
       auto init = initData(args, rng());
       std::vector<std::vector<uint8_t>> ref;
-      if (!reference(c, native, L, args, init, ref)) continue;
+      if (refOurs && !c.hostRef) {
+        // whole run of the partition-ready kernel on device 0, one range
+        curDev = 0;
+        cl_int err;
+        cl_kernel k = clCreateKernel(prog[0], ki[0]->partition_kernel.c_str(), &err);
+        std::vector<cl_mem> mems;
+        NDRange nd = toND(L);
+        bool ok = err == CL_SUCCESS && setArgs(k, args, init, mems) &&
+                  launchPartial(cl.q[0], k, ki[0]->num_args, nd, 0, nd.totalGroups()) &&
+                  readBack(cl.q[0], args, mems, ref);
+        release(mems);
+        if (k) clReleaseKernel(k);
+        if (!ok) continue;
+      } else if (!reference(c, native, L, args, init, ref)) {
+        continue;
+      }
       int pass = 0;
-      for (int t = 0; t < trials; ++t) pass += partitioned(c, *ki, prog, L, args, init, ref, t);
-      traceCheck(c, *ki, prog, L, args, init);
-      std::printf("  launch %zu (dim %u, global %zux%zux%zu, local %zux%zux%zu): %d/%d partitioned runs identical\n",
+      for (int t = 0; t < trials; ++t) pass += partitioned(c, ki, prog, L, args, init, ref, t, m);
+      traceCheck(c, *ki[1], prog[1], 1, L, args, init);
+      std::printf("  launch %zu (dim %u, global %zux%zux%zu, local %zux%zux%zu): %d/%d partitioned runs match\n",
                   li, L.dim, L.g[0], L.dim > 1 ? L.g[1] : 1, L.dim > 2 ? L.g[2] : 1, L.l[0],
                   L.dim > 1 ? L.l[1] : 1, L.dim > 2 ? L.l[2] : 1, pass, trials);
     }
     if (native) clReleaseProgram(native);
-    clReleaseProgram(prog);
+    clReleaseProgram(prog[0]);
+    clReleaseProgram(prog[1]);
   }
 
   // -------------------------------------------------------------------------
   // Overhead of the partition-ready kernel on the full range vs the original
   // -------------------------------------------------------------------------
+  // Device time (profiling events) of `reps` launches; returns the median.
   double timeKernel(cl_command_queue q, cl_kernel k, unsigned dim, const size_t *g, const size_t *l, int reps) {
-    double best = 1e30;
-    clEnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);  // warm-up (JIT)
-    clFinish(q);
-    for (int i = 0; i < reps; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      clEnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, nullptr);
-      clFinish(q);
-      best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    std::vector<double> t;
+    for (int i = 0; i < reps + 1; ++i) {
+      cl_event ev;
+      cl_int err = clEnqueueNDRangeKernel(q, k, dim, nullptr, g, l, 0, nullptr, &ev);
+      if (err != CL_SUCCESS) {
+        EXPECT(false, "bench launch failed: %d", err);
+        return -1;
+      }
+      clWaitForEvents(1, &ev);
+      cl_ulong s0 = 0, s1 = 0;
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s0, &s0, nullptr);
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof s1, &s1, nullptr);
+      clReleaseEvent(ev);
+      if (i) t.push_back((s1 - s0) * 1e-6);  // first launch: warm-up / JIT
     }
-    return best;
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
   }
 
   void bench(const Case &c, const LaunchS &L, int reps) {
     std::string src = readFile(c.file);
-    CompileRequest req;
-    req.source = src;
-    req.options = c.opts;
-    CompileResult r = compile(req);
-    if (!r.ok) return;
+    CompileResult r;
+    if (!getResult(c, src, cl.target[0], false, r)) return;
     const KernelInfo *ki = nullptr;
     for (auto &k : r.kernels)
       if (k.name == c.kernel) ki = &k;
     if (!ki || ki->partition_kernel.empty()) return;
-    cl_program prog = buildBinary(r);
+    cl_program prog = buildBinary(r, 0);
+    cl_program native = src.empty() ? nullptr : buildSource(src, c.opts);
     if (!prog) return;
+    cl_int err;
+    cl_command_queue pq = clCreateCommandQueueWithProperties(
+        cl.ctx[0], cl.dev[0], std::vector<cl_queue_properties>{CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0}.data(),
+        &err);
+    if (err != CL_SUCCESS) return;
     std::vector<ArgS> args = c.args(L);
     auto init = initData(args, 1);
-    cl_int err;
-    cl_kernel ko = clCreateKernel(prog, c.kernel.c_str(), &err);
+    curDev = 0;
+    cl_kernel ko = ki->original_in_binary ? clCreateKernel(prog, c.kernel.c_str(), &err) : nullptr;
     cl_kernel kp = clCreateKernel(prog, ki->partition_kernel.c_str(), &err);
-    std::vector<cl_mem> m1, m2;
-    setArgs(ko, args, init, m1);
+    cl_kernel kn = native ? clCreateKernel(native, c.kernel.c_str(), &err) : nullptr;
+    std::vector<cl_mem> m1, m2, m3;
+    if (ko) setArgs(ko, args, init, m1);
     setArgs(kp, args, init, m2);
+    if (kn) setArgs(kn, args, init, m3);
     NDRange nd = toND(L);
     auto subs = planPartialLaunch(nd, 0, nd.totalGroups());
     for (unsigned i = 0; i < kAbiArgs; ++i) clSetKernelArg(kp, ki->num_args + i, 8, &subs[0].abi[i]);
     size_t g[3] = {subs[0].global_size[0], subs[0].global_size[1], subs[0].global_size[2]};
     size_t l[3] = {subs[0].local_size[0], subs[0].local_size[1], subs[0].local_size[2]};
-    double to = 1e30, tp = 1e30;
-    for (int round = 0; round < 3; ++round) {  // interleave to share machine noise
-      to = std::min(to, timeKernel(cl.q[0], ko, L.dim, L.g, L.l, reps));
-      tp = std::min(tp, timeKernel(cl.q[0], kp, subs[0].work_dim, g, l, reps));
+    double to = 1e30, tp = 1e30, tn = 1e30;
+    for (int round = 0; round < 5; ++round) {  // interleave to share machine noise
+      if (ko) to = std::min(to, timeKernel(pq, ko, L.dim, L.g, L.l, reps));
+      tp = std::min(tp, timeKernel(pq, kp, subs[0].work_dim, g, l, reps));
+      if (kn) tn = std::min(tn, timeKernel(pq, kn, L.dim, L.g, L.l, reps));
     }
-    std::printf("  %-12s original %8.3f ms  partition-ready (full range) %8.3f ms  overhead %+.2f%%\n",
-                c.kernel.c_str(), to, tp, 100.0 * (tp - to) / to);
+    std::printf("  %-10s ours: original %9.4f ms, partition-ready (full range) %9.4f ms, overhead %+6.2f%%",
+                c.kernel.c_str(), ko ? to : -1.0, tp, ko ? 100.0 * (tp - to) / to : 0.0);
+    if (kn) std::printf("   | driver-compiled original %9.4f ms", tn);
+    std::printf("\n");
     release(m1);
     release(m2);
-    clReleaseKernel(ko);
+    release(m3);
+    if (ko) clReleaseKernel(ko);
     clReleaseKernel(kp);
+    if (kn) clReleaseKernel(kn);
+    if (native) clReleaseProgram(native);
+    clReleaseCommandQueue(pq);
     clReleaseProgram(prog);
   }
 };
@@ -726,7 +869,8 @@ struct Runner {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string corpus = TUTTI_CORPUS_DIR, only, cache;
+  std::string corpus = TUTTI_CORPUS_DIR, only, cache, results, mode = "pocl";
+  bool refOurs = false;
   uint64_t seed = 12345;
   int trials = 3;
   bool benchMode = false;
@@ -738,22 +882,54 @@ int main(int argc, char **argv) {
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];
     else if (a == "--bench") benchMode = true;
+    else if (a == "--results" && i + 1 < argc) results = argv[++i];
+    else if (a == "--devices" && i + 1 < argc) mode = argv[++i];
+    else if (a == "--ref-ours") refOurs = true;
+    else if (a == "--write-results" && i + 1 < argc) {
+#ifndef TUTTI_EQUIV_LIGHT
+      // precompile every case for both targets (for the light build elsewhere)
+      std::string dir = argv[++i];
+      int bad = 0;
+      for (auto &c : makeCases()) {
+        std::ifstream in(corpus + "/" + c.file);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        for (Target t : {Target::Spir64, Target::Nvptx64}) {
+          CompileRequest req;
+          req.source = ss.str();
+          req.options = c.opts;
+          req.target = t;
+          req.emit_trace_variants = true;
+          CompileResult r = compile(req);
+          if (!r.ok) { std::printf("%s: %s\n", c.file.c_str(), r.error.c_str()); ++bad; continue; }
+          std::vector<uint8_t> blob = saveResult(r);
+          std::ofstream(dir + "/" + c.file + "." + targetName(t) + ".tres", std::ios::binary)
+              .write((const char *)blob.data(), (std::streamsize)blob.size());
+        }
+      }
+      return bad ? 1 : 0;
+#else
+      std::printf("--write-results needs the full build\n");
+      return 2;
+#endif
+    }
   }
   if (const char *s = std::getenv("TUTTI_EQUIV_SEED")) seed = std::strtoull(s, nullptr, 10);
   CL cl;
-  if (!cl.init()) {
-    std::printf("SKIP: need an OpenCL platform with two devices (POCL_DEVICES=\"pthread basic\")\n");
+  if (!cl.init(mode)) {
+    std::printf("SKIP: need two OpenCL devices (mode %s; for PoCL: POCL_DEVICES=\"pthread basic\")\n", mode.c_str());
     return 77;
   }
-  std::printf("devices: [0] %s  [1] %s  seed %llu\n", cl.name[0].c_str(), cl.name[1].c_str(),
-              (unsigned long long)seed);
-  Runner R{cl, corpus};
+  std::printf("devices: [0] %s (%s)  [1] %s (%s)  seed %llu\n", cl.name[0].c_str(), targetName(cl.target[0]),
+              cl.name[1].c_str(), targetName(cl.target[1]), (unsigned long long)seed);
+  Runner R{cl, corpus, results, refOurs, cl.target[0] != cl.target[1] || (cl.gpu[0] && !refOurs)};
   R.rng.seed(seed);
   R.trials = trials;
   R.cacheDir = cache;
   auto cases = makeCases();
   if (benchMode) {
-    std::printf("partition-ready overhead on device 0 (min of runs):\n");
+    std::printf("partition-ready overhead on device 0 (%s; kernel time from profiling events, median of runs):\n",
+                cl.name[0].c_str());
     for (auto &c : cases) {
       if (!only.empty() && c.kernel != only) continue;
       LaunchS L;
@@ -788,7 +964,7 @@ int main(int argc, char **argv) {
       } else {
         continue;
       }
-      R.bench(c, L, 5);
+      R.bench(c, L, 9);
     }
     return 0;
   }

@@ -24,8 +24,9 @@ using namespace tutti::compiler;
 static void usage() {
   std::fprintf(stderr,
                "usage: tutti-cc [--target=spir64|nvptx64|source] [--arch=sm_80] [--cache=DIR]\n"
-               "                [--emit-ll=FILE] [--emit-bc=FILE] [--emit-ptx=FILE] [--trace]\n"
-               "                [--quiet] [--time] file.cl [build options...]\n"
+               "                [--emit-ll=FILE] [--emit-bc=FILE] [--emit-ptx=FILE] [--emit-result=FILE]\n"
+               "                [--trace]"
+               " [--quiet] [--time] file.cl [build options...]\n"
                "       tutti-cc --passes=PIPELINE [-o OUT|--bc -o OUT|--disable-output] in.ll\n"
                "       tutti-cc --prepare [--target=spir64|nvptx64] file.cl [build options...]\n");
 }
@@ -47,7 +48,7 @@ static bool writeAll(const std::string &path, const void *data, size_t n) {
 }
 
 int main(int argc, char **argv) {
-  std::string passes, out = "-", target = "spir64", arch, cache, emitLL, emitBC, emitPTX, input;
+  std::string passes, out = "-", target = "spir64", arch, cache, emitLL, emitBC, emitPTX, emitResult, input;
   bool prepare = false, bitcode = false, trace = false, quiet = false, timing = false;
   std::vector<std::string> buildOpts;
   for (int i = 1; i < argc; ++i) {
@@ -71,6 +72,7 @@ int main(int argc, char **argv) {
     else if (const char *v = val("--emit-ll=")) emitLL = v;
     else if (const char *v = val("--emit-bc=")) emitBC = v;
     else if (const char *v = val("--emit-ptx=")) emitPTX = v;
+    else if (const char *v = val("--emit-result=")) emitResult = v;
     else if (a == "--trace") trace = true;
     else if (a == "--quiet") quiet = true;
     else if (a == "--time") timing = true;
@@ -136,5 +138,9 @@ int main(int argc, char **argv) {
     if (!writeAll(emitBC, r.binary.data(), r.binary.size())) return 1;
   }
   if (!emitPTX.empty() && !writeAll(emitPTX, r.binary.data(), r.binary.size())) return 1;
+  if (!emitResult.empty()) {
+    std::vector<uint8_t> blob = saveResult(r);
+    if (!writeAll(emitResult, blob.data(), blob.size())) return 1;
+  }
   return 0;
 }

@@ -174,6 +174,11 @@ CompileResult compile(const CompileRequest &req);
 // The compiler's version string (part of every cache key).
 const char *compilerVersion();
 
+// Serialize / restore a CompileResult (the cache's format; no LLVM needed to
+// read it back, e.g. on a machine without the compiler).
+std::vector<uint8_t> saveResult(const CompileResult &r);
+bool loadResult(const void *data, size_t size, CompileResult &out);
+
 // ---------------------------------------------------------------------------
 // Partition-ready launch ABI
 // ---------------------------------------------------------------------------
