@@ -190,7 +190,7 @@ Function *cloneKernelWithParams(Function &F, const std::string &name,
 std::vector<ExtraParam> abiParams(LLVMContext &C) {
   std::vector<ExtraParam> v;
   Type *I64 = Type::getInt64Ty(C);
-  const char *names[] = {"wg_offset", "num_groups", "global_size", "local_size", "global_offset"};
+  const char *names[] = {"wg_offset", "num_groups", "global_size", "local_size", "gid_base"};
   for (int g = 0; g < 5; ++g)
     for (int d = 0; d < 3; ++d)
       v.push_back({I64, std::string("__tutti_") + names[g] + std::to_string(d), "ulong", 0});

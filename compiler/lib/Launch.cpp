@@ -139,7 +139,7 @@ std::vector<SubLaunch> planPartialLaunch(const NDRange &full, uint64_t first, ui
             s.abi[3 + d] = N[d];
             s.abi[6 + d] = G[d];
             s.abi[9 + d] = L[d];
-            s.abi[12 + d] = d < wd ? full.global_offset[d] : 0;
+            s.abi[12 + d] = p[d]->begin * L[d] + (d < wd ? full.global_offset[d] : 0);
           }
           s.abi[15] = wd;
           out.push_back(s);

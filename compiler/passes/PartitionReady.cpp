@@ -8,10 +8,11 @@
 // every work-item function so that it answers as in the full launch:
 //
 //   get_group_id(d)          = hw_group_id(d) + wg_offset[d]
-//   get_global_id(d)         = hw_global_id(d) + wg_offset[d]*local_size[d] + global_offset[d]
+//   get_global_id(d)         = hw_global_id(d) + gid_base[d]
+//                              (gid_base = wg_offset*local_size + global_offset, from the host)
 //   get_num_groups(d)        = num_groups[d]
 //   get_global_size(d)       = global_size[d]
-//   get_global_offset(d)     = global_offset[d]
+//   get_global_offset(d)     = gid_base[d] - wg_offset[d]*local_size[d]
 //   get_enqueued_local_size  = local_size[d]
 //   get_work_dim()           = work_dim
 //   get_global_linear_id()   from the rewritten global ids
@@ -21,8 +22,8 @@
 // Sub-launches use offset 0, so hw_global_id = hw_group_id*hw_local_size +
 // local_id; the single-group piece that holds a non-uniform last group runs
 // with local size = remainder and hw_group_id 0, which the formula also
-// covers. The cost inside the kernel is one add per query (the per-dimension
-// base is loop invariant), and skipped groups cost nothing.
+// covers. The cost inside the kernel is one add per query, and skipped groups
+// cost nothing.
 //
 //   module pass: tutti-partition-ready
 #include "llvm/ADT/Triple.h"
@@ -91,8 +92,12 @@ struct Rewriter {
   // Global id of dimension `dim` as in the full launch.
   Value *globalId(IRBuilder<> &B, Value *dim) {
     Value *hw = hwCall(B, "_Z13get_global_idj", dim);
-    Value *off = B.CreateAdd(B.CreateMul(sel(B, 0, dim, 0), sel(B, 3, dim, 1)), sel(B, 4, dim, 0));
-    return B.CreateAdd(hw, off);
+    return B.CreateAdd(hw, sel(B, 4, dim, 0));
+  }
+
+  // get_global_offset(dim) = gid_base - wg_offset * local_size
+  Value *globalOffset(IRBuilder<> &B, Value *dim) {
+    return B.CreateSub(sel(B, 4, dim, 0), B.CreateMul(sel(B, 0, dim, 0), sel(B, 3, dim, 1)));
   }
 
   bool run() {
@@ -115,13 +120,14 @@ struct Rewriter {
         case WI::NumGroups: nv = sel(B, 1, dim, 1); break;
         case WI::GlobalSize: nv = sel(B, 2, dim, 1); break;
         case WI::EnqLocalSize: nv = sel(B, 3, dim, 1); break;
-        case WI::GlobalOffset: nv = sel(B, 4, dim, 0); break;
+        case WI::GlobalOffset: nv = globalOffset(B, dim); break;
         case WI::WorkDim: nv = NF.getArg(base + 15); break;
         case WI::GlobalLinearId: {
           Value *r[3];
           for (unsigned d = 0; d < 3; ++d) {
             Value *D = B.getInt32(d);
-            r[d] = B.CreateSub(globalId(B, D), abi(4, d));
+            // global id - global offset = hw global id + wg_offset * local_size
+            r[d] = B.CreateAdd(hwCall(B, "_Z13get_global_idj", D), B.CreateMul(abi(0, d), abi(3, d)));
           }
           Value *G0 = abi(2, 0), *G1 = abi(2, 1);
           nv = B.CreateAdd(r[0], B.CreateMul(G0, B.CreateAdd(r[1], B.CreateMul(G1, r[2]))));

@@ -935,32 +935,42 @@ int main(int argc, char **argv) {
       LaunchS L;
       if (c.kernel == "vecadd") {
         c.args = [](const LaunchS &) {
-          return std::vector<ArgS>{ArgS::buf(16 << 22, Init::RandF), ArgS::buf(16 << 22, Init::RandF),
-                                   ArgS::buf(16 << 22, Init::Zero), ArgS::i32(4 << 22)};
+          size_t n = 32u << 20;
+          return std::vector<ArgS>{ArgS::buf(n * 4, Init::RandF), ArgS::buf(n * 4, Init::RandF),
+                                   ArgS::buf(n * 4, Init::Zero), ArgS::i32((int)n)};
         };
-        L = {1, {4 << 22}, {256}, {0}};
+        L = {1, {32u << 20}, {256}, {0}};
       } else if (c.kernel == "matmul") {
-        L = {2, {512, 512}, {8, 8}, {0, 0}};
+        c.args = [](const LaunchS &) {
+          int n = 1024;
+          return std::vector<ArgS>{ArgS::buf(n * n * 4, Init::RandF), ArgS::buf(n * n * 4, Init::RandF),
+                                   ArgS::buf(n * n * 4, Init::Zero), ArgS::i32(n), ArgS::i32(n), ArgS::i32(n)};
+        };
+        L = {2, {1024, 1024}, {8, 8}, {0, 0}};
       } else if (c.kernel == "stencil2d") {
         c.args = [](const LaunchS &) {
-          return std::vector<ArgS>{ArgS::buf(2048 * 2048 * 4, Init::RandF), ArgS::buf(2048 * 2048 * 4, Init::Zero),
-                                   ArgS::i32(2048), ArgS::i32(2048), ArgS::f32(0.5f), ArgS::f32(0.125f)};
+          int n = 4096;
+          return std::vector<ArgS>{ArgS::buf((size_t)n * n * 4, Init::RandF), ArgS::buf((size_t)n * n * 4, Init::Zero),
+                                   ArgS::i32(n), ArgS::i32(n), ArgS::f32(0.5f), ArgS::f32(0.125f)};
         };
-        L = {2, {2048, 2048}, {16, 16}, {0, 0}};
+        L = {2, {4096, 4096}, {16, 16}, {0, 0}};
       } else if (c.kernel == "stencil3d") {
         c.args = [](const LaunchS &) {
-          return std::vector<ArgS>{ArgS::buf(128 * 128 * 128 * 4, Init::RandF), ArgS::buf(128 * 128 * 128 * 4, Init::Zero),
-                                   ArgS::i32(128), ArgS::i32(128), ArgS::i32(128)};
+          int n = 256;
+          return std::vector<ArgS>{ArgS::buf((size_t)n * n * n * 4, Init::RandF),
+                                   ArgS::buf((size_t)n * n * n * 4, Init::Zero), ArgS::i32(n), ArgS::i32(n),
+                                   ArgS::i32(n)};
         };
-        L = {3, {128, 128, 128}, {16, 4, 4}, {0, 0, 0}};
+        L = {3, {256, 256, 256}, {32, 4, 2}, {0, 0, 0}};
       } else if (c.kernel == "reduce") {
-        L = {1, {1 << 22}, {256}, {0}};
+        L = {1, {32u << 20}, {256}, {0}};
       } else if (c.kernel == "transpose") {
         c.args = [](const LaunchS &) {
-          return std::vector<ArgS>{ArgS::buf(2048 * 2048 * 4, Init::RandF), ArgS::buf(2048 * 2048 * 4, Init::Zero),
-                                   ArgS::i32(2048), ArgS::i32(2048)};
+          int n = 4096;
+          return std::vector<ArgS>{ArgS::buf((size_t)n * n * 4, Init::RandF), ArgS::buf((size_t)n * n * 4, Init::Zero),
+                                   ArgS::i32(n), ArgS::i32(n)};
         };
-        L = {2, {2048, 2048}, {8, 8}, {0, 0}};
+        L = {2, {4096, 4096}, {8, 8}, {0, 0}};
       } else {
         continue;
       }

@@ -51,7 +51,7 @@ static void testPlanner() {
         CHECK(s.abi[3 + d] == N[d], "num groups");
         if (d < r.work_dim) {
           CHECK(s.abi[6 + d] == r.global_size[d] && s.abi[9 + d] == r.local_size[d] &&
-                    s.abi[12 + d] == r.global_offset[d], "sizes");
+                    s.abi[12 + d] == s.group_begin[d] * r.local_size[d] + r.global_offset[d], "sizes");
           uint64_t rem = r.global_size[d] % r.local_size[d];
           bool last = s.group_begin[d] + s.group_count[d] == N[d];
           if (!nu) {

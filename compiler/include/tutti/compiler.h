@@ -189,13 +189,13 @@ bool loadResult(const void *data, size_t size, CompileResult &out);
 //   3..5   num_groups[d]    of the full (original) launch
 //   6..8   global_size[d]   of the full launch
 //   9..11  local_size[d]    enqueued local size of the full launch
-//   12..14 global_offset[d] of the full launch
+//   12..14 gid_base[d]      wg_offset[d] * local_size[d] + global_offset[d]
 //   15     work_dim         of the full launch
 // A flattened group range [first, first+count) is launched as a few box-shaped
 // sub-launches (planPartialLaunch) with work_dim as in the full launch, global
 // offset NULL and the sub-launch's global/local sizes. The kernel adds
-// wg_offset to the hardware group id and answers every work-item function as
-// the full launch would.
+// wg_offset to the hardware group id and gid_base to the hardware global id
+// (one add each) and answers every work-item function as the full launch would.
 
 constexpr unsigned kAbiArgs = 16;
 

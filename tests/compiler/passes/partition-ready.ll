@@ -15,14 +15,15 @@
 ; CHECK: call spir_func i64 @_Z12get_group_idj(i32 noundef 1)
 ; CHECK: ret void
 ;
-; CHECK-LABEL: define dso_local spir_kernel void @k__tutti_pr(i64 addrspace(1)* {{.*}}%out, i32 noundef %d, i64 %__tutti_wg_offset0, i64 %__tutti_wg_offset1, i64 %__tutti_wg_offset2, i64 %__tutti_num_groups0, i64 %__tutti_num_groups1, i64 %__tutti_num_groups2, i64 %__tutti_global_size0, i64 %__tutti_global_size1, i64 %__tutti_global_size2, i64 %__tutti_local_size0, i64 %__tutti_local_size1, i64 %__tutti_local_size2, i64 %__tutti_global_offset0, i64 %__tutti_global_offset1, i64 %__tutti_global_offset2, i64 %__tutti_work_dim)
+; CHECK-LABEL: define dso_local spir_kernel void @k__tutti_pr(i64 addrspace(1)* {{.*}}%out, i32 noundef %d, i64 %__tutti_wg_offset0, i64 %__tutti_wg_offset1, i64 %__tutti_wg_offset2, i64 %__tutti_num_groups0, i64 %__tutti_num_groups1, i64 %__tutti_num_groups2, i64 %__tutti_global_size0, i64 %__tutti_global_size1, i64 %__tutti_global_size2, i64 %__tutti_local_size0, i64 %__tutti_local_size1, i64 %__tutti_local_size2, i64 %__tutti_gid_base0, i64 %__tutti_gid_base1, i64 %__tutti_gid_base2, i64 %__tutti_work_dim)
 ; CHECK-SAME: !kernel_arg_addr_space [[AS:![0-9]+]]
 ; CHECK-SAME: !kernel_arg_name [[NAMES:![0-9]+]]
-; get_global_linear_id from the rewritten global ids
-; CHECK: [[HW0:%[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 0)
-; CHECK-NEXT: [[B0:%[0-9]+]] = mul i64 %__tutti_wg_offset0, %__tutti_local_size0
-; CHECK-NEXT: [[O0:%[0-9]+]] = add i64 [[B0]], %__tutti_global_offset0
-; CHECK-NEXT: add i64 [[HW0]], [[O0]]
+; get_global_linear_id: (hw global id + wg_offset*local_size) per dimension
+; CHECK: [[B0:%[0-9]+]] = mul i64 %__tutti_wg_offset0, %__tutti_local_size0
+; CHECK-NEXT: [[HW0:%[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 0)
+; CHECK-NEXT: add i64 [[HW0]], [[B0]]
+; get_global_offset(2) = gid_base - wg_offset*local_size
+; CHECK: [[GO2:%[0-9]+]] = sub i64 %__tutti_gid_base2, %{{[0-9]+}}
 ; local ids are not virtualized
 ; CHECK: call spir_func i64 @_Z12get_local_idj(i32 noundef 0)
 ; get_work_dim
@@ -30,6 +31,9 @@
 ; get_group_id(1) = hardware group id + wg_offset[1]
 ; CHECK: [[G1:%[0-9]+]] = call spir_func i64 @_Z12get_group_idj(i32 1)
 ; CHECK-NEXT: [[G1V:%[0-9]+]] = add i64 [[G1]], %__tutti_wg_offset1
+; get_global_id(0) = hardware global id + gid_base[0]: one add
+; CHECK: [[GID:%[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 0)
+; CHECK-NEXT: add i64 [[GID]], %__tutti_gid_base0
 ; CHECK: store i64 [[G1V]]
 ; get_num_groups(d), non-constant dimension: select over the ABI values, 1 beyond 2
 ; CHECK: icmp eq i32 %d, 2
@@ -40,7 +44,7 @@
 ; get_global_size(5) == 1
 ; CHECK: store i64 1,
 ; get_global_offset(2) and get_enqueued_local_size(0) come from the arguments
-; CHECK: store i64 %__tutti_global_offset2,
+; CHECK: store i64 [[GO2]],
 ; CHECK: store i64 %__tutti_local_size0,
 ; no hardware query remains for the virtualized functions
 ; CHECK-NOT: @_Z14get_num_groupsj
