@@ -253,6 +253,18 @@ void ClTest::TearDown() {
   if (ctx) clReleaseContext(ctx);
   queue = nullptr;
   ctx = nullptr;
+  for (void *p : hostBlocks_) std::free(p);
+  hostBlocks_.clear();
+}
+
+void *ClTest::hostAlloc(size_t bytes, size_t align) {
+  size_t rounded = ((bytes + align - 1) / align) * align;
+  void *p = std::aligned_alloc(align, rounded ? rounded : align);
+  if (p) {
+    std::memset(p, 0, rounded ? rounded : align);
+    hostBlocks_.push_back(p);
+  }
+  return p;
 }
 
 cl_context ClTest::makeContext() {

@@ -165,6 +165,10 @@ class ClTest : public ::testing::Test {
   void track(cl_context c) { contexts_.push_back(c); }
   void track(cl_sampler s) { samplers_.push_back(s); }
 
+  // Host memory for CL_MEM_USE_HOST_PTR objects: it must stay valid for the whole
+  // life of the memory object, so it is freed only after TearDown released everything.
+  void *hostAlloc(size_t bytes, size_t align = 4096);
+
   // Run kernel with 1-D range, blocking until done.
   cl_int run1D(cl_kernel k, size_t global, size_t local = 0, cl_command_queue q = nullptr);
 
@@ -176,6 +180,7 @@ class ClTest : public ::testing::Test {
   std::vector<cl_context> contexts_;
   std::vector<cl_sampler> samplers_;
   cl_program common_ = nullptr;
+  std::vector<void *> hostBlocks_;
 };
 
 }  // namespace api

@@ -24,13 +24,6 @@ class Buffer : public ClTest {
   }
 };
 
-struct AlignedFree {
-  void operator()(void *p) const { std::free(p); }
-};
-std::unique_ptr<int, AlignedFree> alignedInts(size_t n) {
-  return std::unique_ptr<int, AlignedFree>(
-      static_cast<int *>(std::aligned_alloc(4096, ((n * sizeof(int) + 4095) / 4096) * 4096)));
-}
 
 template <class T>
 T memInfo(cl_mem m, cl_mem_info p) {
@@ -180,7 +173,11 @@ TEST_F(Buffer, CopyHostPtrCopiesAtCreation) {
 
 TEST_F(Buffer, UseHostPtrSyncViaMap) {
   const size_t n = 4096;
-  auto host = alignedInts(n);
+  int *hostp = static_cast<int *>(hostAlloc(n * sizeof(int)));
+  struct {
+    int *p;
+    int *get() const { return p; }
+  } host{hostp};
   for (size_t i = 0; i < n; ++i) host.get()[i] = (int)i;
   cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host.get());
   ASSERT_NE(m, nullptr);
@@ -224,7 +221,11 @@ TEST_F(Buffer, UseHostPtrSyncViaMap) {
 
 TEST_F(Buffer, UseHostPtrReadWriteCommands) {
   const size_t n = 1024;
-  auto host = alignedInts(n);
+  int *hostp = static_cast<int *>(hostAlloc(n * sizeof(int)));
+  struct {
+    int *p;
+    int *get() const { return p; }
+  } host{hostp};
   std::fill(host.get(), host.get() + n, 5);
   cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host.get());
   std::vector<int> src(n, 9);
@@ -361,7 +362,10 @@ TEST_F(Buffer, CreateWithPropertiesUnknownProperty) {
 // Memory object info
 // ---------------------------------------------------------------------------
 TEST_F(Buffer, MemObjectInfo) {
-  std::vector<int> host(64);
+  struct {
+    int *p;
+    int *data() const { return p; }
+  } host{static_cast<int *>(hostAlloc(256))};
   cl_mem m = makeBuffer(256, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, host.data());
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(memInfo<cl_mem_object_type>(m, CL_MEM_TYPE), (cl_mem_object_type)CL_MEM_OBJECT_BUFFER);
@@ -592,7 +596,10 @@ TEST_F(Buffer, SubBufferFlagsMustNotWidenParent) {
 TEST_F(Buffer, SubBufferOfUseHostPtrMapsIntoHostPtr) {
   size_t al = alignBytes();
   const size_t total = al * 4;
-  auto host = alignedInts(total / sizeof(int) + 1);
+  struct {
+    int *p;
+    int *get() const { return p; }
+  } host{static_cast<int *>(hostAlloc(total))};
   cl_mem parent = makeBuffer(total, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host.get());
   cl_buffer_region reg{al, al};
   cl_int err;

@@ -257,13 +257,16 @@ TEST_F(Enqueue, TaskRuns) {
 }
 
 namespace {
+// The args block holds a cl_mem handle that the implementation replaces with a
+// pointer to the buffer's global memory before calling the function.
 struct NativeArgs {
-  int *data;
+  void *data;  // cl_mem on enqueue, int * when the function runs
   int n;
 };
 void CL_CALLBACK nativeFn(void *args) {
   auto *a = static_cast<NativeArgs *>(args);
-  for (int i = 0; i < a->n; ++i) a->data[i] *= 2;
+  int *p = static_cast<int *>(a->data);
+  for (int i = 0; i < a->n; ++i) p[i] *= 2;
 }
 }  // namespace
 
@@ -272,7 +275,7 @@ TEST_F(Enqueue, NativeKernel) {
       deviceInfo<cl_device_exec_capabilities>(device, CL_DEVICE_EXECUTION_CAPABILITIES);
   std::vector<int> init = iota(8, 1);
   cl_mem m = intBuffer(init);
-  NativeArgs args{nullptr, 8};
+  NativeArgs args{m, 8};
   const void *locs[] = {&args.data};
   cl_int err = clEnqueueNativeKernel(queue, nativeFn, &args, sizeof args, 1, &m, locs, 0, nullptr,
                                      nullptr);
@@ -1072,8 +1075,7 @@ TEST_F(Enqueue, UnmapWaitsForItsWaitList) {
 
 TEST_F(Enqueue, UseHostPtrUnalignedHostMemory) {
   // Any host pointer is legal for CL_MEM_USE_HOST_PTR; alignment is only a hint.
-  std::vector<char> storage(4096 + 64);
-  char *base = storage.data() + 1;  // deliberately misaligned
+  char *base = static_cast<char *>(hostAlloc(4096 + 64)) + 1;  // deliberately misaligned
   for (int i = 0; i < 1024; ++i) {
     int v = i;
     memcpy(base + i * sizeof(int), &v, sizeof v);
