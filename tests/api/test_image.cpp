@@ -60,7 +60,8 @@ TEST_F(Image, SupportedFormats) {
     SCOPED_TRACE(t);
     cl_uint n = 0;
     ASSERT_CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, t, 0, nullptr, &n));
-    ASSERT_GT(n, 0u);
+    EXPECT_GT(n, 0u);
+    if (n == 0) continue;
     std::vector<cl_image_format> f(n);
     ASSERT_CL_OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, t, n, f.data(), nullptr));
     // Minimum list (OpenCL 3.0, read-only images).
