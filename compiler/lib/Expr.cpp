@@ -260,6 +260,42 @@ bool ExprData::dependsOnGroup(uint32_t node) const {
   return flags_[node] & 2;
 }
 
+std::vector<uint32_t> ExprData::varAtoms(uint32_t node) const {
+  std::vector<uint32_t> out, work{node};
+  std::vector<uint8_t> seen(nodes.size(), 0);
+  while (!work.empty()) {
+    uint32_t id = work.back();
+    work.pop_back();
+    if (id >= nodes.size() || seen[id]) continue;
+    seen[id] = 1;
+    const Node &n = nodes[id];
+    if ((n.op == Op::Sym && (n.sym == (uint8_t)Sym::GroupId || n.sym == (uint8_t)Sym::LocalId)) ||
+        n.op == Op::IV)
+      out.push_back(id);
+    for (uint32_t k = 0; k < n.count; ++k) work.push_back(kids[n.first + k]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<uint32_t> ExprData::polyVarAtoms(uint32_t node) const {
+  prepare();
+  std::vector<uint32_t> out;
+  for (const Mono &m : polys_[node].monos)
+    for (uint32_t a : m.atoms) {
+      const Node &n = nodes[a];
+      if (n.op == Op::Sym || n.op == Op::IV) {
+        if (flags_[a] & 1) out.push_back(a);
+      } else {
+        auto v = varAtoms(a);
+        out.insert(out.end(), v.begin(), v.end());
+      }
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 bool ExprData::dependsOnVar(uint32_t node) const {
   prepare();
   return flags_[node] & 1;
@@ -578,7 +614,8 @@ bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
   auto okNode = [&](int32_t x) { return x >= -1 && x < (int32_t)nodes.size(); };
   for (int32_t b : loop_btc) if (!okNode(b)) return false;
   for (int32_t b : loop_trip) if (!okNode(b)) return false;
-  for (auto &a : accesses) if (!okNode(a.offset)) return false;
+  for (auto &a : accesses)
+    if (!okNode(a.offset) || !okNode(a.clamp_lo) || !okNode(a.clamp_hi)) return false;
   return okNode(cost);
 }
 

@@ -43,6 +43,10 @@ struct Access {
   uint8_t kind = 0;     // 0 read, 1 write (plain store), 2 atomic
   uint32_t size = 0;    // bytes
   int32_t offset = -1;  // byte offset node, -1 = unknown
+  // Bounds implied by dominating branch conditions (e.g. `if (i < n)`):
+  // the access only executes with clamp_lo <= offset <= clamp_hi; -1 = none.
+  int32_t clamp_lo = -1;
+  int32_t clamp_hi = -1;
 };
 
 using I128 = __int128;
@@ -89,6 +93,10 @@ struct ExprData {
   std::optional<Interval> eval(uint32_t node, const Env &env, bool lenient = false) const;
   const Poly &poly(uint32_t node) const;
   bool dependsOnGroup(uint32_t node) const;
+  // Group-id, local-id and loop-iteration atoms reachable from node.
+  std::vector<uint32_t> varAtoms(uint32_t node) const;
+  // Variable atoms of the node's polynomial (after cancellation).
+  std::vector<uint32_t> polyVarAtoms(uint32_t node) const;
   bool dependsOnVar(uint32_t node) const;
 
   // ---- serialization ----

@@ -238,7 +238,15 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
     for (const Access *a : acc) {
       auto v = d.eval((uint32_t)a->offset, e);
       if (!v) return ByteRange{};
-      I128 b = v->lo, en = v->hi + a->size;
+      Interval o = *v;
+      // dominating guards (sound on their own: a failed evaluation just
+      // leaves the bound out)
+      if (a->clamp_hi >= 0)
+        if (auto c = d.eval((uint32_t)a->clamp_hi, e)) o.hi = std::min(o.hi, c->hi);
+      if (a->clamp_lo >= 0)
+        if (auto c = d.eval((uint32_t)a->clamp_lo, e)) o.lo = std::max(o.lo, c->lo);
+      if (o.lo > o.hi) continue;  // the guard excludes every work-item of this box
+      I128 b = o.lo, en = o.hi + a->size;
       if (!any) { lo = b; hi = en; any = true; }
       else { lo = std::min(lo, b); hi = std::max(hi, en); }
     }

@@ -7,6 +7,10 @@
 //
 //   analysis: tutti-index-range         printer: print<tutti-index-range>
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+
+#include <algorithm>
+#include <iterator>
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
@@ -255,6 +259,100 @@ int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
   return r;
 }
 
+namespace {
+// Bounds on an access offset implied by the branch conditions that dominate
+// the access: with `if (X < Y)` and offset = a*X + D (a constant), the access
+// only runs with offset <= a*(Y-1) + D (a > 0; a lower bound for a < 0).
+// D may contain anything (it is defined as offset - a*X), so the bound holds
+// pointwise and its interval maximum over a box is sound.
+struct GuardCollector {
+  ScalarEvolution &SE;
+  ScevToExpr &C;
+  const SCEV *Off;
+  uint32_t off;  // Expr node of Off
+  uint64_t size;
+  std::vector<uint32_t> his, los;
+
+  void cmp(ICmpInst::Predicate P, Value *X, Value *Y) {
+    if (!X->getType()->isIntegerTy() || !Y->getType()->isIntegerTy()) return;
+    if (P == ICmpInst::ICMP_EQ || P == ICmpInst::ICMP_NE) return;
+    bool sgn = ICmpInst::isSigned(P);
+    Type *T = Off->getType();
+    if (SE.getTypeSizeInBits(X->getType()) > SE.getTypeSizeInBits(T)) return;
+    const SCEV *SX = SE.getSCEV(X), *SY = SE.getSCEV(Y);
+    const SCEV *EX = sgn ? SE.getSignExtendExpr(SX, T) : SE.getZeroExtendExpr(SX, T);
+    const SCEV *EY = sgn ? SE.getSignExtendExpr(SY, T) : SE.getZeroExtendExpr(SY, T);
+    bool less = P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_SLE ||
+                P == ICmpInst::ICMP_ULE;
+    bool strict = P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_ULT || P == ICmpInst::ICMP_SGT ||
+                  P == ICmpInst::ICMP_UGT;
+    std::string why;
+    int32_t ex = C.convert(EX, why), ey = C.convert(EY, why);
+    if (ex < 0 || ey < 0) return;
+    ExprData &D = C.data();
+    const unsigned W = D.nodes[off].width;
+    std::vector<uint32_t> vx = D.polyVarAtoms((uint32_t)ex);
+    if (vx.empty()) return;  // X must be the varying side
+    // bound on X: X <= Y-1 / X <= Y (less), X >= Y+1 / X >= Y (greater)
+    uint32_t B = strict ? D.nary(Op::Add, {(uint32_t)ey, D.cst(less ? -1 : 1, W)}, W) : (uint32_t)ey;
+    int64_t cands[] = {(int64_t)size, 1, 2, 4, 8, 16, 32, 64, -(int64_t)size, -1, -2, -4, -8, -16};
+    for (int64_t a : cands) {
+      if (a == 0) continue;
+      // offset = a*X + d with d = offset - a*X; the polynomial form cancels X
+      // inside casts too (the casts' fit checks travel with the bound)
+      uint32_t d = D.nary(Op::Add, {off, D.nary(Op::Mul, {D.cst(-a, W), (uint32_t)ex}, W)}, W);
+      std::vector<uint32_t> vd = D.polyVarAtoms(d), both;
+      std::set_intersection(vx.begin(), vx.end(), vd.begin(), vd.end(), std::back_inserter(both));
+      if (!both.empty()) continue;
+      uint32_t bound = D.nary(Op::Add, {D.nary(Op::Mul, {D.cst(a, W), B}, W), d}, W);
+      // a > 0 keeps the direction of the comparison, a < 0 flips it
+      if ((a > 0) == less) his.push_back(bound);
+      else los.push_back(bound);
+      return;
+    }
+  }
+
+  void cond(Value *V, bool holds, int depth = 0) {
+    if (depth > 4) return;
+    if (auto *BO = dyn_cast<BinaryOperator>(V)) {
+      if ((BO->getOpcode() == Instruction::And && holds) || (BO->getOpcode() == Instruction::Or && !holds)) {
+        cond(BO->getOperand(0), holds, depth + 1);
+        cond(BO->getOperand(1), holds, depth + 1);
+      }
+      return;
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(V)) {  // logical and/or
+      auto *FV = dyn_cast<ConstantInt>(Sel->getFalseValue());
+      auto *TV = dyn_cast<ConstantInt>(Sel->getTrueValue());
+      if (holds && FV && FV->isZero()) {
+        cond(Sel->getCondition(), true, depth + 1);
+        cond(Sel->getTrueValue(), true, depth + 1);
+      } else if (!holds && TV && TV->isOne()) {
+        cond(Sel->getCondition(), false, depth + 1);
+        cond(Sel->getFalseValue(), false, depth + 1);
+      }
+      return;
+    }
+    auto *Cmp = dyn_cast<ICmpInst>(V);
+    if (!Cmp) return;
+    ICmpInst::Predicate P = holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    cmp(P, Cmp->getOperand(0), Cmp->getOperand(1));
+    cmp(ICmpInst::getSwappedPredicate(P), Cmp->getOperand(1), Cmp->getOperand(0));
+  }
+
+  void collect(BasicBlock *BB, DominatorTree &DT) {
+    DomTreeNode *N = DT.getNode(BB);
+    for (; N; N = N->getIDom()) {
+      BasicBlock *D = N->getBlock();
+      auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+      if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1)) continue;
+      if (D != BB && DT.dominates(BasicBlockEdge(D, Br->getSuccessor(0)), BB)) cond(Br->getCondition(), true);
+      else if (D != BB && DT.dominates(BasicBlockEdge(D, Br->getSuccessor(1)), BB)) cond(Br->getCondition(), false);
+    }
+  }
+};
+}  // namespace
+
 IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
   IndexRangeResult R;
   auto &AA = FAM.getResult<ArgAccessAnalysis>(F);
@@ -263,9 +361,11 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
   R.exprs = std::make_shared<ExprData>();
   R.conv = std::make_shared<ScevToExpr>(F, SE, LI, *R.exprs);
   for (Argument &A : F.args()) R.argNames.push_back(A.getName().str());
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   for (const AccessRec &a : AA.accesses) {
     std::string why;
     int32_t node = -1;
+    int32_t clampLo = -1, clampHi = -1;
     if (a.unknownObject) why = "pointer of unknown origin";
     else if (a.args.size() > 1) why = "pointer may point into several arguments";
     else if (a.size == 0) why = a.sizeVal ? "variable access size" : "access size unknown (builtin)";
@@ -279,6 +379,13 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
         const SCEV *Off = SE.removePointerBase(S);
         if (isa<SCEVCouldNotCompute>(Off)) why = "offset not computable";
         else node = R.conv->convert(Off, why);
+        if (node >= 0) {
+          GuardCollector G{SE, *R.conv, Off, (uint32_t)node, a.size, {}, {}};
+          G.collect(a.inst->getParent(), DT);
+          ExprData &D = *R.exprs;
+          if (!G.his.empty()) clampHi = (int32_t)D.nary(Op::SMin, G.his, 64);
+          if (!G.los.empty()) clampLo = (int32_t)D.nary(Op::SMax, G.los, 64);
+        }
       }
     }
     for (unsigned arg : a.args) {
@@ -287,6 +394,8 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
       acc.kind = a.kind;
       acc.size = (uint32_t)a.size;
       acc.offset = node;
+      acc.clamp_lo = clampLo;
+      acc.clamp_hi = clampHi;
       R.exprs->accesses.push_back(acc);
     }
     if (a.args.empty()) {
@@ -296,7 +405,10 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
       acc.offset = -1;
       R.exprs->accesses.push_back(acc);
     }
-    R.siteText.push_back(node >= 0 ? R.exprs->str(node, &R.argNames) : why);
+    std::string text = node >= 0 ? R.exprs->str(node, &R.argNames) : why;
+    if (clampHi >= 0) text += "  [<= " + R.exprs->str(clampHi, &R.argNames) + "]";
+    if (clampLo >= 0) text += "  [>= " + R.exprs->str(clampLo, &R.argNames) + "]";
+    R.siteText.push_back(text);
     // siteText is per access record; str() above may prepare polynomials early,
     // which ExprData supports incrementally.
   }
