@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tutti/compiler.h"
 
@@ -119,6 +121,24 @@ int main(int argc, char **argv) {
     CHECK(s.ok && std::string(s.binary.begin(), s.binary.end()) == vecadd && s.build_options == "-DX=1",
           "source passthrough");
     CHECK(s.kernels.size() == 1 && s.kernels[0].partition_kernel.empty(), "no variants for source");
+  }
+
+  // concurrent compiles (the runtime may compile from several threads)
+  {
+    const char *files[] = {"vecadd.cl", "matmul.cl", "stencil3d.cl", "histogram.cl"};
+    std::vector<std::thread> ts;
+    int ok[8] = {0};
+    for (int t = 0; t < 8; ++t)
+      ts.emplace_back([&, t] {
+        CompileRequest q;
+        q.source = readFile(corpus + "/" + files[t % 4]);
+        q.options = "-DTILE=8";
+        q.target = t % 2 ? Target::Nvptx64 : Target::Spir64;
+        CompileResult r = compile(q);
+        ok[t] = r.ok && !r.kernels.empty() && !r.kernels[0].partition_kernel.empty();
+      });
+    for (auto &t : ts) t.join();
+    for (int t = 0; t < 8; ++t) CHECK(ok[t], "concurrent compile %d", t);
   }
 
   std::printf("%s (%d failures)\n", fails ? "FAILED" : "PASSED", fails);
