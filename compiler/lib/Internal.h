@@ -133,6 +133,7 @@ class ScevToExpr {
   llvm::DenseMap<const llvm::SCEV *, int32_t> memo;
   llvm::DenseMap<const llvm::Loop *, int32_t> loopIds;
   std::vector<const llvm::Loop *> loopList;
+  int depth = 0;
 };
 
 // ---------------------------------------------------------------------------

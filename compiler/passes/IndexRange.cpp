@@ -245,6 +245,32 @@ int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
           break;
         }
       }
+      // A phi (not a loop header) or select whose incoming values are the
+      // same expression (e.g. after code sinking merged two identical
+      // stores) is that expression.
+      if (isa<PHINode>(V) || isa<SelectInst>(V)) {
+        auto *I = cast<Instruction>(V);
+        bool header = false;
+        if (auto *P = dyn_cast<PHINode>(V))
+          if (const Loop *L = LI.getLoopFor(P->getParent())) header = L->getHeader() == P->getParent();
+        if (!header && depth < 8) {
+          std::vector<Value *> ins;
+          if (auto *P = dyn_cast<PHINode>(I)) ins.assign(P->incoming_values().begin(), P->incoming_values().end());
+          else ins = {cast<SelectInst>(I)->getTrueValue(), cast<SelectInst>(I)->getFalseValue()};
+          int32_t same = -1;
+          bool ok = !ins.empty();
+          ++depth;
+          for (Value *In : ins) {
+            if (!SE.isSCEVable(In->getType())) { ok = false; break; }
+            std::string w;
+            int32_t n = conv(SE.getSCEV(In), w);
+            if (n < 0 || (same >= 0 && n != same)) { ok = false; break; }
+            same = n;
+          }
+          --depth;
+          if (ok && same >= 0) { r = same; break; }
+        }
+      }
       if (isa<LoadInst>(V)) why = "data-dependent index (loaded value)";
       else if (auto *I = dyn_cast<Instruction>(V))
         why = std::string("index depends on '") + I->getOpcodeName() + "'";
