@@ -126,8 +126,9 @@ TUTTI_API cl_int CL_API_CALL clFlush(cl_command_queue q) {
 TUTTI_API cl_int CL_API_CALL clFinish(cl_command_queue q) {
   ApiLock lock;
   if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
-  std::vector<_cl_event *> evs(q->inFlight.begin(), q->inFlight.end());
+  // Flushing may complete (and free) commands, so collect what is left afterwards.
   runtime().flush(q);
+  std::vector<_cl_event *> evs(q->inFlight.begin(), q->inFlight.end());
   runtime().wait(lock.lk, evs);
   // Work enqueued meanwhile by other threads is not ours to wait for.
   return CL_SUCCESS;

@@ -19,6 +19,11 @@ uint64_t nowNs() {
 }
 
 void quarantineFree(void *p) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps its own quarantine and reports any later use precisely.
+  ::operator delete(p);
+  return;
+#endif
   static std::mutex mu;
   static std::deque<void *> ring;
   std::lock_guard<std::mutex> g(mu);
@@ -102,6 +107,7 @@ void Runtime::dispatcherLoop() {
       retry_ = false;
     }
     ApiLock lock;
+    Scope scope(*this);
     for (Command *cmd : done) {
       cl_int st = collectRealCompletion(*this, cmd);
       finish(cmd, st);
@@ -193,13 +199,14 @@ void Runtime::complete(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
+  Scope scope(*this);
   ev->done = true;
   complete(ev, status);
   auto waiters = std::move(ev->waiters);
   ev->waiters.clear();
   for (Command *w : waiters) {
     if (w->unmetDeps) --w->unmetDeps;
-    tryStart(w);
+    kick(w);
   }
 }
 
@@ -291,6 +298,7 @@ void Runtime::dependencies(Command *cmd, std::vector<_cl_event *> &deps) {
 }
 
 void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
+  Scope scope(*this);
   _cl_command_queue *q = cmd->q;
   retain(q);
   retain(cmd->ev);  // held by the command until it completes
@@ -315,13 +323,24 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 }
 
 void Runtime::flush(_cl_command_queue *q) {
+  Scope scope(*this);
   auto held = std::move(q->held);
   q->held.clear();
   for (Command *c : held) {
     c->state = Command::State::Waiting;
     setStatus(c->ev, CL_SUBMITTED);
   }
-  for (Command *c : held) tryStart(c);
+  for (Command *c : held) kick(c);
+}
+
+void Runtime::drain() {
+  while (!runnable_.empty()) {
+    Command *c = runnable_.front();
+    runnable_.pop_front();
+    tryStart(c);
+  }
+  for (Command *c : retired_) delete c;
+  retired_.clear();
 }
 
 bool Runtime::depsMetOn(Command *cmd, int slot) {
@@ -374,7 +393,7 @@ void Runtime::issue(Command *cmd) {
       cmd->state = Command::State::Issued;
       setStatus(cmd->ev, CL_RUNNING);
       // Commands chained on the same device may go now.
-      for (Command *w : std::vector<Command *>(cmd->ev->waiters)) tryStart(w);
+      for (Command *w : cmd->ev->waiters) kick(w);
       return;
     case IssueResult::Done:
       cmd->state = Command::State::Issued;
@@ -408,7 +427,7 @@ void Runtime::finish(Command *cmd, cl_int status) {
   ev->waiters.clear();
   for (Command *w : waiters) {
     if (w->unmetDeps) --w->unmetDeps;
-    tryStart(w);
+    kick(w);
   }
   reportInOrder(q);
 }
@@ -433,7 +452,7 @@ void Runtime::reportInOrder(_cl_command_queue *q) {
         for (auto *d : cmd->deps) release(d);
         for (auto *m : cmd->mems) release(m);
         if (cmd->kernel) release(cmd->kernel);
-        delete cmd;
+        retired_.push_back(cmd);
       }
       if (q->lastBarrier == ev) q->lastBarrier = nullptr;
       // The queue's access record must not outlive the event it names.

@@ -3,6 +3,7 @@
 #include <CL/cl.h>
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -57,6 +58,19 @@ class Runtime {
   void startThreads();
 
  private:
+  // Scheduling is iterative, not recursive: commands that may now start go on a work
+  // list drained by the outermost Scope, and finished commands are freed only after
+  // the drain, so no Command pointer held by a caller dangles and long chains of
+  // host-side commands cannot overflow the stack.
+  class Scope {
+   public:
+    explicit Scope(Runtime &r) : r_(r) { ++r_.depth_; }
+    ~Scope() { if (r_.depth_ == 1) r_.drain(); --r_.depth_; }
+   private:
+    Runtime &r_;
+  };
+  void kick(Command *cmd) { runnable_.push_back(cmd); }
+  void drain();
   void tryStart(Command *cmd);
   bool depsMetOn(Command *cmd, int slot);
   void issue(Command *cmd);
@@ -72,6 +86,9 @@ class Runtime {
 
   std::unordered_map<void *, ObjType> registry_;
   std::vector<Command *> staging_;  // waiting for device->host copies
+  std::deque<Command *> runnable_;  // may start now (see Scope)
+  std::vector<Command *> retired_;  // finished, freed when the outermost Scope ends
+  int depth_ = 0;
 
   std::mutex inboxMu_;
   std::condition_variable inboxCv_;
