@@ -5,17 +5,23 @@ using namespace tutti;
 
 namespace {
 
+// deviceQueues: the 2.0+ entry point, where device-queue properties are valid values
+// (merely unsupported); clCreateCommandQueue never knew them.
 cl_command_queue makeQueue(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
-                           std::vector<cl_queue_properties> propArray, cl_int *errcode) {
+                           std::vector<cl_queue_properties> propArray, bool deviceQueues,
+                           bool hasSize, cl_int *errcode) {
   ApiLock lock;
   if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
   if (!validDevice(dev)) return setErr(errcode, CL_INVALID_DEVICE), nullptr;
-  const cl_command_queue_properties known =
-      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
-      CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+  cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  if (deviceQueues) known |= CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
   if (props & ~known) return setErr(errcode, CL_INVALID_VALUE), nullptr;
-  if (props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
-    return setErr(errcode, CL_INVALID_QUEUE_PROPERTIES), nullptr;  // no device-side enqueue
+  // A device queue must be out of order; its default flag and size need ON_DEVICE.
+  bool onDevice = props & CL_QUEUE_ON_DEVICE;
+  if ((onDevice && !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) ||
+      (!onDevice && ((props & CL_QUEUE_ON_DEVICE_DEFAULT) || hasSize)))
+    return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (onDevice) return setErr(errcode, CL_INVALID_QUEUE_PROPERTIES), nullptr;  // no device-side enqueue
   auto *q = new _cl_command_queue();
   q->ctx = ctx;
   q->props = props;
@@ -31,15 +37,15 @@ cl_command_queue makeQueue(cl_context ctx, cl_device_id dev, cl_command_queue_pr
 TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context ctx, cl_device_id dev,
                                                             cl_command_queue_properties props,
                                                             cl_int *errcode) {
-  return makeQueue(ctx, dev, props, {}, errcode);
+  return makeQueue(ctx, dev, props, {}, false, false, errcode);
 }
 
 TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context ctx, cl_device_id dev, const cl_queue_properties *props, cl_int *errcode) {
   cl_command_queue_properties p = 0;
   std::vector<cl_queue_properties> arr;
+  bool seenProps = false, seenSize = false;
   if (props) {
-    bool seenProps = false, seenSize = false;
     for (const cl_queue_properties *x = props; *x; x += 2) {
       switch (x[0]) {
         case CL_QUEUE_PROPERTIES:
@@ -50,8 +56,7 @@ TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
         case CL_QUEUE_SIZE:
           if (seenSize) return setErr(errcode, CL_INVALID_VALUE), nullptr;
           seenSize = true;
-          // Only meaningful for device queues, which Tutti does not offer.
-          return setErr(errcode, CL_INVALID_QUEUE_PROPERTIES), nullptr;
+          break;
         default: return setErr(errcode, CL_INVALID_VALUE), nullptr;
       }
       arr.push_back(x[0]);
@@ -59,7 +64,7 @@ TUTTI_API cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     }
     arr.push_back(0);
   }
-  return makeQueue(ctx, dev, p, std::move(arr), errcode);
+  return makeQueue(ctx, dev, p, std::move(arr), true, seenSize, errcode);
 }
 
 TUTTI_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
