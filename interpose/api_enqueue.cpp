@@ -57,9 +57,8 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
   if (k->program->ctx != q->ctx) return CL_INVALID_CONTEXT;
   if (e.err != CL_SUCCESS) return e.err;
   if (dim < 1 || dim > 3) return CL_INVALID_WORK_DIMENSION;
-  if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
   for (cl_uint i = 0; i < dim; ++i)
-    if (offset && global[i] + offset[i] < global[i]) return CL_INVALID_GLOBAL_OFFSET;
+    if (global && offset && global[i] + offset[i] < global[i]) return CL_INVALID_GLOBAL_OFFSET;
   for (size_t i = 0; i < k->args.size(); ++i)
     if (k->args[i].kind == ArgValue::Unset) return CL_INVALID_KERNEL_ARGS;
   size_t reqd[3] = {0, 0, 0};
@@ -71,7 +70,9 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
     icd(rk).clGetKernelWorkGroupInfo(rk, q->ctx->slots[slot].dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                      sizeof reqd, reqd, nullptr);
   }
-  if (reqd[0] && !local) return CL_INVALID_WORK_GROUP_SIZE;
+  // Since OpenCL 2.0 a NULL local size with reqd_work_group_size means that size; some
+  // drivers still reject NULL there, so Tutti passes it explicitly.
+  if (reqd[0] && !local) local = reqd;
   if (local) {
     size_t wg = 0, items[3] = {0, 0, 0};
     wg = SIZE_MAX;
@@ -90,20 +91,21 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
       if (local[i] > items[i]) return CL_INVALID_WORK_ITEM_SIZE;
       if (reqd[0] && local[i] != reqd[i]) return CL_INVALID_WORK_GROUP_SIZE;
       total *= local[i];
-      if (global[i] % local[i]) uniform = false;
+      if (global && global[i] % local[i]) uniform = false;
     }
     if (total > wg) return CL_INVALID_WORK_GROUP_SIZE;
     if (!uniform && !allowsNonUniform(k)) return CL_INVALID_WORK_GROUP_SIZE;
   }
-  bool empty = false;
-  for (cl_uint i = 0; i < dim; ++i) empty |= global[i] == 0;
+  // OpenCL 2.1+: a NULL global size or a 0 in any dimension is a no-op that completes
+  // once its dependencies have (OpenCL-Docs #1302, CTS api/zero_sized_enqueue).
+  bool empty = !global;
+  for (cl_uint i = 0; i < dim && global; ++i) empty |= global[i] == 0;
   std::string why;
   cl_int perr = empty ? CL_SUCCESS : placementError(k, k->args, why);
   if (perr != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueNDRangeKernel: %s", why.c_str());
     return perr;
   }
-  // A zero-sized launch trivially succeeds once its dependencies are met (OpenCL 2.1+).
   Command *c = e.command(q, empty ? CmdKind::Marker : CmdKind::Kernel, type);
   if (!empty) {
     c->kernel = k;

@@ -204,10 +204,14 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint, cons
   return validKernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;  // no SVM
 }
 
-TUTTI_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info, size_t,
-                                                 const void *) {
+TUTTI_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param,
+                                                 size_t size, const void *value) {
   ApiLock lock;
-  return validKernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;  // SVM-only settings
+  if (!validKernel(k)) return CL_INVALID_KERNEL;
+  if (param != CL_KERNEL_EXEC_INFO_SVM_PTRS && param != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
+    return CL_INVALID_VALUE;
+  if (!value || !size) return CL_INVALID_VALUE;
+  return CL_INVALID_OPERATION;  // both settings are about SVM, which no Tutti device offers
 }
 
 TUTTI_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size,
@@ -278,6 +282,12 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
     case CL_KERNEL_PRIVATE_MEM_SIZE: {
       cl_ulong v = 0;
       each([&](cl_kernel rk, BackingDevice *bd) {
+        // Local-memory arguments count too, and the real kernels only get their
+        // arguments at launch: give them the app's current sizes first.
+        if (param == CL_KERNEL_LOCAL_MEM_SIZE)
+          for (cl_uint i = 0; i < k->args.size(); ++i)
+            if (k->args[i].kind == ArgValue::Local)
+              icd(rk).clSetKernelArg(rk, i, k->args[i].localSize, nullptr);
         cl_ulong x = 0;
         icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof x, &x, nullptr);
         v = std::max(v, x);
