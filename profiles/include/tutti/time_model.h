@@ -1,0 +1,105 @@
+// time_model.h: per (kernel, device) regression model of kernel time vs. work-groups run.
+// Thesis Eq. 3.1-3.4: y = b0 + sum_k b_k * x*g_ab(x)*h(x_j), terms chosen by k-fold CV.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tutti/profile_types.h"
+
+namespace tutti::profiles {
+
+// How a term depends on x = work-groups run.
+enum class GroupShape : uint8_t {
+  Const,   // 1: size-dependent fixed cost (h alone)
+  Linear,  // x
+  Ramp,    // x * g_ab(x)        (thesis Eq. 3.4)
+  Hinge,   // (x - b) * g_ab(x)  (our addition: flat-then-linear without a jump at b)
+};
+
+// How a term depends on one feature x_j (h in Eq. 3.4).
+enum class Complexity : uint8_t { One, Lin, Square, Cube, NLogN, Sqrt };
+
+struct ModelTerm {
+  GroupShape shape = GroupShape::Linear;
+  double a = 0, b = 0;        // g_ab(x) = atan(a (x - b)) / pi + 0.5
+  std::string feature;        // empty with Complexity::One
+  Complexity complexity = Complexity::One;
+  bool timesCost = false;     // also multiplied by the "cost" feature
+  double coef = 0;            // applies to the raw (unscaled) term value
+  std::string describe() const;
+  double featurePart(const Features& f) const;  // h(x_j) (* cost)
+};
+
+struct FitOptions {
+  int folds = 5;
+  int maxTerms = 6;                  // besides the intercept
+  size_t minSamples = 8;             // fewer: nearest-profile fallback
+  size_t minDistinctGroups = 4;
+  double minImprovement = 0.03;      // a term must cut the CV error by >= 3% (relative)...
+  double minAbsImprovement = 0.002;  // ...and by >= 0.2 percentage points
+};
+
+// A model bound to one set of features: only the x-dependent parts are left, so a call is a
+// few fast atans (the partitioner calls it thousands of times per decision).
+class Predictor {
+ public:
+  double operator()(uint64_t groups) const {
+    double y = raw(groups);
+    return y > 0 ? y : 0.0;
+  }
+  double raw(uint64_t groups) const;  // unclamped (model checks use it)
+  bool valid() const { return valid_; }
+
+ private:
+  friend class TimeModel;
+  struct Bound {
+    GroupShape shape;
+    double a, b, coef;
+  };
+  static constexpr int kMaxTerms = 8;
+  bool valid_ = false;
+  double intercept_ = 0;
+  int nTerms_ = 0;
+  std::array<Bound, kMaxTerms> terms_{};
+  std::vector<std::pair<double, double>> table_;  // nearest-profile fallback: (groups, s)
+};
+
+class TimeModel {
+ public:
+  enum class Kind { None, Regression, Nearest };
+
+  // Samples of one (kernel, device); samples with groups == 0 or seconds <= 0 are ignored.
+  static TimeModel fit(const std::vector<KernelSample>& samples, const FitOptions& opt = {});
+
+  bool valid() const { return kind_ != Kind::None; }
+  Kind kind() const { return kind_; }
+  double predict(uint64_t groups, const Features& f) const;  // seconds, never negative
+  Predictor bind(const Features& f) const;
+  std::string describe() const;  // one line for logs
+
+  double intercept() const { return intercept_; }
+  const std::vector<ModelTerm>& terms() const { return terms_; }
+  double cvError() const { return cvError_; }        // RMS relative error of k-fold CV
+  double trainError() const { return trainError_; }  // mean relative error on the samples
+  size_t sampleCount() const { return samples_.size(); }
+
+ private:
+  double rawPredict(uint64_t groups, const Features& f) const;
+
+  Kind kind_ = Kind::None;
+  double intercept_ = 0;
+  std::vector<ModelTerm> terms_;
+  double cvError_ = 0, trainError_ = 0;
+  std::vector<KernelSample> samples_;  // kept for the nearest-profile fallback only
+};
+
+// Evaluates x-dependent part of a term shape (shared by fitting and prediction).
+double groupPart(GroupShape s, double a, double b, double x);
+// atan with |error| < 1e-5 rad, ~5x faster than std::atan; fitting and prediction both use it.
+double fastAtan(double z);
+
+}  // namespace tutti::profiles

@@ -1,0 +1,302 @@
+// partitioner.cpp: thesis Algorithm 1 (performance-variation-aware partitioning), k devices.
+// The decision runs at every split kernel launch, so the induction loop caches compute
+// predictions: per step only the base device's shrunken share and the chosen device's grown
+// share are new values; every other trial repeats the previous step's.
+#include "tutti/partitioner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tutti::profiles {
+namespace {
+
+double copySeconds(double bytes, double bandwidth, double latency) {
+  if (bytes <= 0) return 0;
+  return latency + bytes / (bandwidth > 0 ? bandwidth : 1e9);
+}
+
+// EstAllDevsTime given each device's compute time. Scratch buffers live here so the
+// induction loop never allocates.
+class Estimator {
+ public:
+  explicit Estimator(const PartitionRequest& r) : req_(r), k_(r.devs.size()) {
+    inEnd_.resize(k_);
+    cEnd_.resize(k_);
+    order_.resize(k_);
+  }
+
+  // Overall seconds; per-device finish times into fin (size k) if given.
+  double run(const uint64_t* p, const double* comp, double* fin) {
+    // Inputs: a shared bus carries one copy at a time (device index order); a device whose
+    // input does not overlap holds every device's compute back until it has landed.
+    buses_.clear();
+    double barrier = 0;
+    int active = 0;
+    for (size_t d = 0; d < k_; ++d) {
+      if (p[d] == 0) continue;
+      ++active;
+      const DeviceCost& c = req_.devs[d];
+      double t = c.zeroTransfer ? 0.0
+                                : copySeconds(c.inFixedBytes + c.inBytesPerGroup * double(p[d]),
+                                              c.h2dBandwidth, c.h2dLatency);
+      double start = c.bus >= 0 && t > 0 ? busSlot(c.bus).in : 0.0;
+      inEnd_[d] = start + t;
+      if (c.bus >= 0 && t > 0) busSlot(c.bus).in = inEnd_[d];
+      if (!c.overlapInput && t > 0) barrier = std::max(barrier, inEnd_[d]);
+    }
+    size_t n = 0;
+    for (size_t d = 0; d < k_; ++d) {
+      if (p[d] == 0) continue;
+      cEnd_[d] = std::max(inEnd_[d], barrier) + comp[d];
+      order_[n++] = d;
+    }
+    // Outputs leave in the order kernels finish; on a shared bus they queue.
+    std::sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(n),
+              [&](size_t a, size_t b) { return cEnd_[a] < cEnd_[b]; });
+    double overall = 0;
+    if (fin) std::fill(fin, fin + k_, 0.0);
+    for (size_t j = 0; j < n; ++j) {
+      size_t d = order_[j];
+      const DeviceCost& c = req_.devs[d];
+      double t = c.zeroTransfer ? 0.0
+                                : copySeconds(c.outFixedBytes + c.outBytesPerGroup * double(p[d]),
+                                              c.d2hBandwidth, c.d2hLatency);
+      double start = cEnd_[d];
+      if (c.bus >= 0 && t > 0) start = std::max(start, busSlot(c.bus).out);
+      double end = start + t;
+      if (c.bus >= 0 && t > 0) busSlot(c.bus).out = end;
+      if (fin) fin[d] = end;
+      overall = std::max(overall, end);
+    }
+    if (active > 1 && !req_.contiguous) overall += req_.mergeSeconds;
+    return overall;
+  }
+
+ private:
+  struct Bus {
+    int id;
+    double in = 0, out = 0;
+  };
+  Bus& busSlot(int id) {
+    for (auto& b : buses_)
+      if (b.id == id) return b;
+    buses_.push_back({id});
+    return buses_.back();
+  }
+
+  const PartitionRequest& req_;
+  size_t k_;
+  std::vector<double> inEnd_, cEnd_;
+  std::vector<size_t> order_;
+  std::vector<Bus> buses_;
+};
+
+double computeSeconds(const DeviceCost& c, uint64_t n) {
+  if (n == 0 || !c.compute) return 0;
+  double t = c.compute(n);
+  return std::isfinite(t) && t > 0 ? t : 0.0;
+}
+
+// floor(total * w / sum) each, the remainder to the largest fractional parts, so the counts
+// always sum to total.
+std::vector<uint64_t> distribute(uint64_t total, const std::vector<double>& w) {
+  std::vector<uint64_t> out(w.size(), 0);
+  double sum = 0;
+  for (double x : w) sum += x > 0 && std::isfinite(x) ? x : 0;
+  if (!(sum > 0) || w.empty()) return out;
+  std::vector<std::pair<double, size_t>> frac;
+  uint64_t given = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    double wi = w[i] > 0 && std::isfinite(w[i]) ? w[i] : 0;
+    double exact = double(total) * wi / sum;
+    out[i] = std::min<uint64_t>(total - given, static_cast<uint64_t>(std::floor(exact)));
+    given += out[i];
+    frac.emplace_back(exact - double(out[i]), i);
+  }
+  std::sort(frac.begin(), frac.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  for (size_t j = 0; given < total; j = (j + 1) % frac.size()) {
+    if (w[frac[j].second] > 0) {
+      ++out[frac[j].second];
+      ++given;
+    }
+  }
+  return out;
+}
+
+void finish(const PartitionRequest& req, Estimator& est, PartitionResult* r) {
+  std::vector<double> comp(req.devs.size());
+  for (size_t d = 0; d < req.devs.size(); ++d) comp[d] = computeSeconds(req.devs[d], r->groups[d]);
+  r->deviceSeconds.assign(req.devs.size(), 0);
+  r->predictedSeconds = est.run(r->groups.data(), comp.data(), r->deviceSeconds.data());
+  r->split = std::count_if(r->groups.begin(), r->groups.end(), [](uint64_t g) { return g > 0; }) > 1;
+}
+
+// Cnt_OffsetsMergeCost: the fewest groups (a multiple of gran) whose removal from the base
+// device saves at least the merge cost; 0 if no count does.
+uint64_t offsetsMergeCost(const DeviceCost& base, uint64_t total, uint64_t gran, double merge) {
+  double full = computeSeconds(base, total);
+  auto saves = [&](uint64_t n) { return full - computeSeconds(base, total - n) >= merge; };
+  uint64_t hiSteps = total / gran;
+  if (hiSteps == 0 || !saves(hiSteps * gran)) return 0;
+  uint64_t lo = 1, hi = hiSteps;  // assumes time is monotone in groups (the model ensures it)
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (saves(mid * gran)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo * gran;
+}
+
+}  // namespace
+
+double estimatePartition(const PartitionRequest& req, const std::vector<uint64_t>& groups,
+                         std::vector<double>* deviceSeconds) {
+  Estimator est(req);
+  std::vector<double> comp(req.devs.size()), fin(req.devs.size());
+  for (size_t d = 0; d < req.devs.size(); ++d)
+    comp[d] = d < groups.size() ? computeSeconds(req.devs[d], groups[d]) : 0;
+  std::vector<uint64_t> g(groups);
+  g.resize(req.devs.size(), 0);
+  double t = est.run(g.data(), comp.data(), fin.data());
+  if (deviceSeconds) *deviceSeconds = fin;
+  return t;
+}
+
+PartitionResult partition(const PartitionRequest& req) {
+  PartitionResult r;
+  const size_t k = req.devs.size();
+  const uint64_t total = req.totalGroups;
+  r.groups.assign(k, 0);
+  r.deviceSeconds.assign(k, 0);
+  if (k == 0) return r;
+  Estimator est(req);
+
+  // Best single device, transfers included (lines 2-4).
+  std::vector<uint64_t> p(k, 0);
+  std::vector<double> comp(k, 0), fin(k, 0);
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t d = 0; d < k; ++d) {
+    p[d] = total;
+    comp[d] = computeSeconds(req.devs[d], total);
+    double t = est.run(p.data(), comp.data(), nullptr);
+    if (t < best || r.baseDevice < 0) {
+      best = t;
+      r.baseDevice = static_cast<int>(d);
+    }
+    p[d] = 0;
+    comp[d] = 0;
+  }
+  const size_t base = static_cast<size_t>(r.baseDevice);
+  r.bestSingleSeconds = best;
+  r.groups[base] = total;
+
+  if (total == 0 || k == 1) {
+    finish(req, est, &r);
+    return r;
+  }
+  if (req.policy == PartitionRequest::Linear || req.policy == PartitionRequest::Fixed) {
+    std::vector<double> w(k, 0);
+    for (size_t d = 0; d < k; ++d) {
+      if (req.policy == PartitionRequest::Fixed) {
+        w[d] = d < req.weights.size() ? req.weights[d] : 0;
+      } else {
+        double t = computeSeconds(req.devs[d], total);
+        w[d] = t > 0 ? double(total) / t : 0;  // predicted throughput, transfers ignored
+      }
+    }
+    std::vector<uint64_t> g = distribute(total, w);
+    uint64_t sum = 0;
+    for (auto x : g) sum += x;
+    if (sum == total) r.groups = g;  // unusable weights: stay on the best single device
+    finish(req, est, &r);
+    return r;
+  }
+
+  // Algorithm 1 (lines 5-46).
+  const uint64_t maxSteps = std::max<uint64_t>(1, req.maxSteps);
+  const uint64_t gran = (total + maxSteps - 1) / maxSteps;
+  uint64_t minOffload = gran;
+  if (!req.contiguous && req.mergeSeconds > 0) {
+    minOffload = offsetsMergeCost(req.devs[base], total, gran, req.mergeSeconds);
+    if (minOffload == 0) {  // no offload can pay for the merge
+      finish(req, est, &r);
+      return r;
+    }
+  }
+  p = r.groups;
+  for (size_t d = 0; d < k; ++d) comp[d] = computeSeconds(req.devs[d], p[d]);
+  double prev = best;
+  // One-entry memo per device: the trial a device was not picked for recurs next step.
+  std::vector<uint64_t> memoN(k, UINT64_MAX);
+  std::vector<double> memoT(k, 0);
+  auto compAt = [&](size_t d, uint64_t n) {
+    if (memoN[d] != n) {
+      memoN[d] = n;
+      memoT[d] = computeSeconds(req.devs[d], n);
+    }
+    return memoT[d];
+  };
+  uint64_t baseMemoN[2] = {UINT64_MAX, UINT64_MAX};
+  double baseMemoT[2] = {0, 0};
+  auto baseAt = [&](uint64_t n) {  // base shrinks by one of at most two trial sizes a step
+    for (int s = 0; s < 2; ++s)
+      if (baseMemoN[s] == n) return baseMemoT[s];
+    baseMemoN[1] = baseMemoN[0];
+    baseMemoT[1] = baseMemoT[0];
+    baseMemoN[0] = n;
+    baseMemoT[0] = computeSeconds(req.devs[base], n);
+    return baseMemoT[0];
+  };
+
+  int tolerate = 0;
+  uint64_t offloaded = 1;
+  while (offloaded > 0 || tolerate < req.maxTolerance) {
+    ++r.steps;
+    offloaded = 0;
+    size_t pick = k;
+    uint64_t pickCnt = 0;
+    double pickDiff = -std::numeric_limits<double>::infinity(), pickTime = 0;
+    for (size_t i = 0; i < k; ++i) {
+      if (i == base) continue;
+      uint64_t trial = (p[i] == 0 ? minOffload : gran) << tolerate;
+      if (trial > p[base]) continue;
+      double saveB = comp[base], saveI = comp[i];
+      p[base] -= trial;
+      p[i] += trial;
+      comp[base] = baseAt(p[base]);
+      comp[i] = compAt(i, p[i]);
+      double t = est.run(p.data(), comp.data(), fin.data());
+      // Line 29 says Min over devices; the text (and the goal) is the makespan: max.
+      if (t < prev) {
+        double diff = fin[base] - fin[i];  // balancing factor
+        if (diff > pickDiff) {
+          pickDiff = diff;
+          pick = i;
+          pickCnt = trial;
+          pickTime = t;
+        }
+      }
+      p[base] += trial;
+      p[i] -= trial;
+      comp[base] = saveB;
+      comp[i] = saveI;
+    }
+    if (pick < k) {
+      p[base] -= pickCnt;
+      p[pick] += pickCnt;
+      comp[base] = baseAt(p[base]);
+      comp[pick] = compAt(pick, p[pick]);
+      prev = pickTime;  // the pseudo-code never updates it; without this it never converges
+      offloaded = pickCnt;
+      tolerate = 0;
+    } else {
+      ++tolerate;
+    }
+  }
+  r.groups = p;
+  finish(req, est, &r);
+  return r;
+}
+
+}  // namespace tutti::profiles
