@@ -15,15 +15,32 @@ cl_int checkImage(cl_command_queue q, cl_mem m) {
   return CL_SUCCESS;
 }
 
+// The extent of an image in each region dimension (fields its type ignores count as 1).
+void extent(cl_mem m, size_t dims[3]) {
+  const cl_image_desc &d = m->desc;
+  dims[0] = d.image_width, dims[1] = dims[2] = 1;
+  switch (m->memType) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: dims[1] = d.image_array_size; break;
+    case CL_MEM_OBJECT_IMAGE2D: dims[1] = d.image_height; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: dims[1] = d.image_height, dims[2] = d.image_array_size; break;
+    case CL_MEM_OBJECT_IMAGE3D: dims[1] = d.image_height, dims[2] = d.image_depth; break;
+    default: break;
+  }
+}
+
 cl_int checkRegion(cl_mem m, const size_t *origin, const size_t *region) {
   if (!origin || !region) return CL_INVALID_VALUE;
-  size_t dims[3] = {m->desc.image_width, std::max<size_t>(m->desc.image_height, 1),
-                    std::max<size_t>(m->desc.image_depth, 1)};
-  if (m->memType == CL_MEM_OBJECT_IMAGE1D_ARRAY) dims[1] = m->desc.image_array_size;
-  if (m->memType == CL_MEM_OBJECT_IMAGE2D_ARRAY) dims[2] = m->desc.image_array_size;
+  size_t dims[3];
+  extent(m, dims);
   for (int i = 0; i < 3; ++i)
-    if (!region[i] || origin[i] + region[i] > dims[i]) return CL_INVALID_VALUE;
+    if (!region[i] || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return CL_INVALID_VALUE;
   return CL_SUCCESS;
+}
+
+bool boxesOverlap(const size_t *a, const size_t *b, const size_t *region) {
+  for (int i = 0; i < 3; ++i)
+    if (a[i] >= b[i] + region[i] || b[i] >= a[i] + region[i]) return false;
+  return true;
 }
 
 }  // namespace
@@ -80,6 +97,8 @@ TUTTI_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, 
     return CL_IMAGE_FORMAT_MISMATCH;
   if (cl_int err = checkRegion(src, so, region)) return err;
   if (cl_int err = checkRegion(dst, dO, region)) return err;
+  if ((src == dst || (src->parent && src->parent == dst->parent)) && boxesOverlap(so, dO, region))
+    return CL_MEM_COPY_OVERLAP;
   Command *c = e.command(q, CmdKind::ImageCopy, CL_COMMAND_COPY_IMAGE);
   c->src = src, c->dst = dst;
   e.hold(c, src);
@@ -164,10 +183,16 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
   if (cl_int err = checkRegion(img, origin, region)) return setErr(errcode, err), nullptr;
   if (flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
     return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+    return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (!flags) flags = CL_MAP_READ | CL_MAP_WRITE;
+  if (((flags & CL_MAP_READ) && (img->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+       (img->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))))
+    return setErr(errcode, CL_INVALID_OPERATION), nullptr;
   bool needsSlice = img->memType == CL_MEM_OBJECT_IMAGE3D || img->memType == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                     img->memType == CL_MEM_OBJECT_IMAGE1D_ARRAY;
   if (needsSlice && !slicePitch) return setErr(errcode, CL_INVALID_VALUE), nullptr;
-  if (!flags) flags = CL_MAP_READ | CL_MAP_WRITE;
   size_t row = region[0] * img->elementSize, slice = row * region[1];
   void *ptr = std::malloc(slice * region[2]);
   if (!ptr) return setErr(errcode, CL_OUT_OF_HOST_MEMORY), nullptr;

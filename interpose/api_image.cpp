@@ -9,6 +9,7 @@ using namespace tutti;
 namespace tutti {
 cl_int checkMemFlags(cl_mem_flags flags, void *hostPtr);
 cl_int checkMemProperties(const cl_mem_properties *props, std::vector<cl_mem_properties> &out);
+cl_int inheritMemFlags(cl_mem_flags parentFlags, cl_mem_flags &flags);
 }  // namespace tutti
 
 namespace {
@@ -37,6 +38,63 @@ size_t elementSize(const cl_image_format &f) {
   }
 }
 
+size_t maxDim(cl_device_info p) {
+  size_t v = 0;
+  virtualDeviceInfo(p, sizeof v, &v, nullptr);
+  return v;
+}
+
+// The spec's rules for an image descriptor (CL_INVALID_IMAGE_DESCRIPTOR for values that
+// are not valid, CL_INVALID_IMAGE_SIZE for sizes past the device's limits).
+cl_int checkImageDesc(const cl_image_desc &d, size_t elem, bool hostPtr) {
+  cl_mem_object_type t = d.image_type;
+  bool is1D = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+              t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  bool array = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  bool is3D = t == CL_MEM_OBJECT_IMAGE3D;
+  switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
+    default: return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (!d.image_width || (!is1D && !d.image_height) || (is3D && !d.image_depth) ||
+      (array && !d.image_array_size))
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (d.num_mip_levels || d.num_samples) return CL_INVALID_IMAGE_DESCRIPTOR;
+  bool fromBuffer = d.mem_object != nullptr;
+  if (fromBuffer && t != CL_MEM_OBJECT_IMAGE1D_BUFFER && t != CL_MEM_OBJECT_IMAGE2D)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && !fromBuffer) return CL_INVALID_IMAGE_DESCRIPTOR;
+  // Pitches describe host memory (or the buffer of a 2-D image made from one).
+  size_t row = d.image_row_pitch, slice = d.image_slice_pitch;
+  if (!hostPtr && !fromBuffer && (row || slice)) return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (row && (row < d.image_width * elem || row % elem)) return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (!row) row = d.image_width * elem;
+  if ((is3D || array) && slice) {
+    size_t least = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * d.image_height;
+    if (slice < least || slice % row) return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  size_t w = d.image_width, h = d.image_height;
+  if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+    if (w > maxDim(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE)) return CL_INVALID_IMAGE_SIZE;
+  } else if (is3D) {
+    if (w > maxDim(CL_DEVICE_IMAGE3D_MAX_WIDTH) || h > maxDim(CL_DEVICE_IMAGE3D_MAX_HEIGHT) ||
+        d.image_depth > maxDim(CL_DEVICE_IMAGE3D_MAX_DEPTH))
+      return CL_INVALID_IMAGE_SIZE;
+  } else if (w > maxDim(CL_DEVICE_IMAGE2D_MAX_WIDTH) ||
+             (!is1D && h > maxDim(CL_DEVICE_IMAGE2D_MAX_HEIGHT))) {
+    return CL_INVALID_IMAGE_SIZE;
+  }
+  if (array && d.image_array_size > maxDim(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE)) return CL_INVALID_IMAGE_SIZE;
+  return CL_SUCCESS;
+}
+
+// Flags of an image made from a buffer: inherited from the buffer, never widening it.
+cl_int inheritMemFlagsOf(cl_mem buf, cl_context ctx, cl_mem_flags &flags) {
+  if (!validMem(buf) || buf->isImage() || buf->ctx != ctx) return CL_INVALID_IMAGE_DESCRIPTOR;
+  return inheritMemFlags(buf->flags, flags);
+}
+
 cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
                  const cl_image_format *fmt, const cl_image_desc *desc, void *hostPtr,
                  cl_int *errcode) {
@@ -44,28 +102,33 @@ cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags fl
   if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
   std::vector<cl_mem_properties> p;
   cl_int err = checkMemProperties(props, p);
-  if (err == CL_SUCCESS) err = checkMemFlags(flags, hostPtr);
+  cl_mem buf = desc ? desc->mem_object : nullptr;
+  if (err == CL_SUCCESS) err = buf ? inheritMemFlagsOf(buf, ctx, flags) : checkMemFlags(flags, hostPtr);
+  if (err == CL_SUCCESS && buf && hostPtr) err = CL_INVALID_HOST_PTR;
   if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
-  if (!fmt || !elementSize(*fmt)) return setErr(errcode, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR), nullptr;
+  size_t elem = fmt ? elementSize(*fmt) : 0;
+  if (!elem) return setErr(errcode, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR), nullptr;
   if (!desc) return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
-  switch (desc->image_type) {
-    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE3D:
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D_ARRAY: break;
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    default: return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
+  if (cl_int e = checkImageDesc(*desc, elem, hostPtr != nullptr)) return setErr(errcode, e), nullptr;
+  // Bytes of the buffer the image covers.
+  size_t span = 0;
+  if (buf) {
+    size_t row = desc->image_row_pitch ? desc->image_row_pitch : desc->image_width * elem;
+    span = desc->image_type == CL_MEM_OBJECT_IMAGE2D ? row * desc->image_height : desc->image_width * elem;
+    if (span > buf->size) return setErr(errcode, CL_INVALID_IMAGE_SIZE), nullptr;
   }
-  if (desc->mem_object) {
-    TUTTI_LOG(Warn, "images created from buffers are not supported by Tutti");
-    return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
-  }
-  if (desc->num_mip_levels || desc->num_samples) return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
-  if (!hostPtr && (desc->image_row_pitch || desc->image_slice_pitch))
-    return setErr(errcode, CL_INVALID_IMAGE_DESCRIPTOR), nullptr;
   int slot = imageSlot(ctx);
   if (slot < 0) return setErr(errcode, CL_INVALID_OPERATION), nullptr;
   if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))) flags |= CL_MEM_READ_WRITE;
   DeviceSlot &s = ctx->slots[slot];
-  cl_mem real = icd(s.ctx).clCreateImage(s.ctx, flags, fmt, desc, hostPtr, &err);
+  cl_image_desc rd = *desc;
+  cl_mem_flags realFlags = flags;
+  if (buf) {
+    rd.mem_object = realBuffer(buf, slot, &err);
+    if (!rd.mem_object) return setErr(errcode, err), nullptr;
+    realFlags &= ~cl_mem_flags(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  }
+  cl_mem real = icd(s.ctx).clCreateImage(s.ctx, realFlags, fmt, &rd, hostPtr, &err);
   if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
   auto *m = new _cl_mem();
   m->ctx = ctx;
@@ -73,12 +136,22 @@ cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags fl
   m->flags = flags;
   m->format = *fmt;
   m->desc = *desc;
-  m->elementSize = elementSize(*fmt);
+  m->elementSize = elem;
   m->hostPtr = (flags & CL_MEM_USE_HOST_PTR) ? hostPtr : nullptr;
   m->imageSlot = slot;
   m->realImage = real;
   m->props = p;
-  icd(real).clGetMemObjectInfo(real, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+  if (buf) {
+    _cl_mem *root = buf->parent ? buf->parent : buf;
+    m->parent = root;
+    m->origin = buf->origin;
+    m->size = span;
+    m->hostPtr = buf->hostPtr;
+    runtime().retain(root);
+    runtime().retain(buf);  // CL_MEM_ASSOCIATED_MEMOBJECT stays valid while the image lives
+  } else {
+    icd(real).clGetMemObjectInfo(real, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+  }
   runtime().retain(ctx);
   runtime().add(m, ObjType::Mem);
   setErr(errcode, CL_SUCCESS);
@@ -133,6 +206,14 @@ TUTTI_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_f
   ApiLock lock;
   if (!validContext(ctx)) return CL_INVALID_CONTEXT;
   if (n == 0 && formats) return CL_INVALID_VALUE;
+  const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+  const cl_mem_flags hostAccess = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  const cl_mem_flags known = access | hostAccess | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+                             CL_MEM_COPY_HOST_PTR | CL_MEM_KERNEL_READ_AND_WRITE;
+  auto several = [](cl_mem_flags f) { return (f & (f - 1)) != 0; };
+  if ((flags & ~known) || several(flags & access) || several(flags & hostAccess) ||
+      ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
+    return CL_INVALID_VALUE;
   switch (type) {
     case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE3D:
     case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D_ARRAY:
@@ -140,7 +221,7 @@ TUTTI_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_f
     default: return CL_INVALID_VALUE;
   }
   int slot = imageSlot(ctx);
-  if (slot < 0 || type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+  if (slot < 0) {
     if (num) *num = 0;
     return CL_SUCCESS;
   }
@@ -153,7 +234,9 @@ TUTTI_API cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_
   ApiLock lock;
   if (!validMem(m) || !m->isImage()) return CL_INVALID_MEM_OBJECT;
   switch (param) {
-    case CL_IMAGE_BUFFER: return answer(static_cast<cl_mem>(nullptr), size, value, ret);
+    case CL_IMAGE_BUFFER:
+      return answer(m->memType == CL_MEM_OBJECT_IMAGE1D_BUFFER ? m->desc.mem_object : nullptr, size,
+                    value, ret);
     case CL_IMAGE_FORMAT: return answer(m->format, size, value, ret);
     case CL_IMAGE_ELEMENT_SIZE: return answer(m->elementSize, size, value, ret);
     default: return icd(m->realImage).clGetImageInfo(m->realImage, param, size, value, ret);
@@ -203,6 +286,8 @@ TUTTI_API cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context ctx,
   std::vector<cl_sampler_properties> arr;
   if (props) {
     for (const cl_sampler_properties *p = props; *p; p += 2) {
+      for (size_t i = 0; i < arr.size(); i += 2)
+        if (arr[i] == p[0]) return setErr(errcode, CL_INVALID_VALUE), nullptr;  // named twice
       switch (p[0]) {
         case CL_SAMPLER_NORMALIZED_COORDS: norm = cl_bool(p[1]); break;
         case CL_SAMPLER_ADDRESSING_MODE: addr = cl_addressing_mode(p[1]); break;

@@ -32,6 +32,24 @@ cl_int checkMemFlags(cl_mem_flags flags, void *hostPtr) {
   return CL_SUCCESS;
 }
 
+// Flags of a memory object made from another (sub-buffers, images from buffers): they
+// may not widen its access nor name a host pointer; what they leave out is inherited.
+cl_int inheritMemFlags(cl_mem_flags pf, cl_mem_flags &flags) {
+  const cl_mem_flags known = kAccess | kHostAccess;
+  if ((flags & ~(known | kHostPtr)) || !oneOf(flags, kAccess) || !oneOf(flags, kHostAccess) ||
+      (flags & kHostPtr))
+    return CL_INVALID_VALUE;
+  if (((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return CL_INVALID_VALUE;
+  flags = (flags & kAccess ? flags & kAccess : pf & kAccess) |
+          (flags & kHostAccess ? flags & kHostAccess : pf & kHostAccess) | (pf & kHostPtr);
+  return CL_SUCCESS;
+}
+
 cl_int checkMemProperties(const cl_mem_properties *props, std::vector<cl_mem_properties> &out) {
   if (!props) return CL_SUCCESS;
   // No memory properties are defined by the core specification.
@@ -93,18 +111,8 @@ TUTTI_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buf, cl_mem_flags flags,
   ApiLock lock;
   if (!validMem(buf) || buf->isImage() || buf->parent)
     return setErr(errcode, CL_INVALID_MEM_OBJECT), nullptr;
-  const cl_mem_flags known = kAccess | kHostAccess;
-  if ((flags & ~(known | kHostPtr)) || !oneOf(flags, kAccess) || !oneOf(flags, kHostAccess) ||
-      (flags & kHostPtr))
-    return setErr(errcode, CL_INVALID_VALUE), nullptr;
-  // A sub-buffer cannot widen the parent's access.
   cl_mem_flags pf = buf->flags;
-  if (((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-      ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-      ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-      ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-      ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-    return setErr(errcode, CL_INVALID_VALUE), nullptr;
+  if (cl_int err = inheritMemFlags(pf, flags)) return setErr(errcode, err), nullptr;
   if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return setErr(errcode, CL_INVALID_VALUE), nullptr;
   auto *reg = static_cast<const cl_buffer_region *>(info);
   if (reg->size == 0) return setErr(errcode, CL_INVALID_BUFFER_SIZE), nullptr;
@@ -116,9 +124,7 @@ TUTTI_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buf, cl_mem_flags flags,
   if (reg->origin % align) return setErr(errcode, CL_MISALIGNED_SUB_BUFFER_OFFSET), nullptr;
   auto *m = new _cl_mem();
   m->ctx = buf->ctx;
-  m->flags = (flags & kAccess ? flags & kAccess : pf & kAccess) |
-             (flags & kHostAccess ? flags & kHostAccess : pf & kHostAccess) |
-             (pf & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
+  m->flags = flags;
   m->size = reg->size;
   m->parent = buf;
   m->origin = reg->origin;
@@ -167,8 +173,9 @@ TUTTI_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, siz
     case CL_MEM_MAP_COUNT: return A(cl_uint(m->maps.size()));
     case CL_MEM_REFERENCE_COUNT: return A(m->refs);
     case CL_MEM_CONTEXT: return A(static_cast<cl_context>(m->ctx));
-    case CL_MEM_ASSOCIATED_MEMOBJECT: return A(static_cast<cl_mem>(m->parent));
-    case CL_MEM_OFFSET: return A(m->origin);
+    case CL_MEM_ASSOCIATED_MEMOBJECT:
+      return A(m->isImage() ? m->desc.mem_object : static_cast<cl_mem>(m->parent));
+    case CL_MEM_OFFSET: return A(m->isImage() ? size_t(0) : m->origin);
     case CL_MEM_USES_SVM_POINTER: return A(cl_bool(CL_FALSE));
     case CL_MEM_PROPERTIES: return A(m->props);
     default: return CL_INVALID_VALUE;

@@ -141,6 +141,7 @@ void destroyMem(Runtime &rt, _cl_mem *m) {
     }
   }
   if (m->realImage) icd(m->realImage).clReleaseMemObject(m->realImage);
+  if (m->isImage() && m->desc.mem_object) rt.release(m->desc.mem_object);
   _cl_context *ctx = m->ctx;
   delete m;
   rt.release(ctx);
