@@ -111,8 +111,9 @@ std::vector<FeatureCandidate> featureCandidates(const std::vector<const Features
 
   std::vector<FeatureCandidate> out{{"", Complexity::One, false}};
   if (costVaries) out.push_back({"", Complexity::One, true});
-  const Complexity all[] = {Complexity::Lin, Complexity::Square, Complexity::Cube,
-                            Complexity::NLogN, Complexity::Sqrt};
+  // Simplest first: model selection breaks near-ties in this order.
+  const Complexity all[] = {Complexity::Lin, Complexity::Sqrt, Complexity::NLogN,
+                            Complexity::Square, Complexity::Cube};
   for (const auto& n : names) {
     bool nonNeg = false;
     if (n == "cost" || !varies(n, &nonNeg)) continue;

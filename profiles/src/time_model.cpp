@@ -26,6 +26,7 @@ struct Candidate {
   GroupCandidate g;
   FeatureCandidate h;
   double scale;  // column norm, so coefficients map back to raw units
+  size_t hIndex;  // which feature candidate (0: h = 1)
 };
 
 // The weighted, normalised design: column 0 is the intercept; rows are grouped by CV fold.
@@ -34,6 +35,7 @@ struct Design {
   std::vector<Candidate> cands;      // cands[c - 1] describes column c; cands[0]... unused
   std::vector<int> foldStart;        // folds are rows [foldStart[f], foldStart[f+1])
   std::vector<const KernelSample*> rows;
+  size_t featureCount = 1;
 };
 
 double rawTerm(const Candidate& c, double x, const Features& f) {
@@ -86,11 +88,11 @@ Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
     cands.push_back(c);
     cands.back().scale = norm;
   };
-  addColumn({{GroupShape::Const, 0, 0}, {}, 1}, true);
+  addColumn({{GroupShape::Const, 0, 0}, {}, 1, 0}, true);
   for (const auto& g : gs)
-    for (const auto& h : hs)
-      if (!(g.shape == GroupShape::Const && h.feature.empty() && !h.timesCost))
-        addColumn({g, h, 1}, false);
+    for (size_t h = 0; h < hs.size(); ++h)
+      if (!(g.shape == GroupShape::Const && h == 0)) addColumn({g, hs[h], 1, h}, false);
+  d.featureCount = hs.size();
   d.z.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(cols.size()));
   for (size_t c = 0; c < cols.size(); ++c) d.z.col(static_cast<Eigen::Index>(c)) = cols[c];
   d.cands = std::move(cands);
@@ -99,7 +101,8 @@ Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
 
 // K-fold CV error (RMS relative) of the model with columns `set` plus each candidate column.
 // Fold Gram matrices come from totals minus the fold's share, so a candidate costs O(n m).
-std::vector<double> cvErrors(const Design& d, const std::vector<int>& set) {
+std::vector<double> cvErrors(const Design& d, const std::vector<int>& set,
+                             const std::vector<char>& allowed) {
   const int folds = static_cast<int>(d.foldStart.size()) - 1;
   const Eigen::Index n = d.z.rows();
   const int m = static_cast<int>(set.size());
@@ -122,7 +125,9 @@ std::vector<double> cvErrors(const Design& d, const std::vector<int>& set) {
   SmallMat mat(m + 1, m + 1);
   SmallVec rhs(m + 1);
   for (Eigen::Index c = 1; c < d.z.cols(); ++c) {
-    if (std::find(set.begin(), set.end(), static_cast<int>(c)) != set.end()) continue;
+    if (!allowed[static_cast<size_t>(c)] ||
+        std::find(set.begin(), set.end(), static_cast<int>(c)) != set.end())
+      continue;
     auto zc = d.z.col(c);
     SmallVec v = SmallVec::Zero(m);
     double dd = 0, ee = 0;
@@ -242,29 +247,70 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
     return true;
   };
 
-  while (static_cast<int>(set.size()) - 1 < maxTerms) {
-    std::vector<double> err = cvErrors(d, set);
-    if (set.size() == 1) cur = err[0];
-    if (cur < 1e-5) break;  // already exact: more terms can only fit noise
-    std::vector<int> order(err.size() - 1);
-    std::iota(order.begin(), order.end(), 1);
-    std::sort(order.begin(), order.end(), [&](int x, int y) { return err[x] < err[y]; });
-    bool added = false;
-    for (size_t k = 0; k < std::min<size_t>(order.size(), 24); ++k) {
-      double e = err[static_cast<size_t>(order[k])];
-      if (!(e < cur * (1 - opt.minImprovement) && cur - e > opt.minAbsImprovement)) break;
-      std::vector<int> trial = set;
-      trial.push_back(order[k]);
-      TimeModel tm;
-      assign(trial, &tm);
-      if (!sane(tm)) continue;
-      set = trial;
-      cur = e;
-      added = true;
-      break;
+  // Greedy forward selection for one complexity h*: terms may use h = 1 or h*. Sharing
+  // one h per model matters with two profiled sizes: any h then fits each term's ratio
+  // between them, and mixing h's that agree on two sizes extrapolates to a third badly.
+  // With two sizes even that is not enough: a term with h = 1 beside one with h* fits any
+  // per-size slope, so h = 1 terms only join h* terms once three or more sizes pin h* down.
+  std::vector<const Features*> sizes;
+  for (auto* s : samples)
+    if (std::none_of(sizes.begin(), sizes.end(), [&](auto* f) { return *f == s->features; }))
+      sizes.push_back(&s->features);
+  const bool mixH = sizes.size() >= 3;
+  auto greedy = [&](size_t hStar, std::vector<int>* chosen) {
+    std::vector<char> allowed(static_cast<size_t>(d.z.cols()), 0);
+    for (size_t c = 1; c < allowed.size(); ++c) {
+      size_t h = d.cands[c].hIndex;
+      allowed[c] = h == hStar || (h == 0 && mixH);
     }
-    if (!added) break;
+    std::vector<int> cur{0};
+    double curErr = HUGE_VAL;
+    while (static_cast<int>(cur.size()) - 1 < maxTerms) {
+      std::vector<double> err = cvErrors(d, cur, allowed);
+      if (cur.size() == 1) curErr = err[0];
+      if (curErr < 1e-5) break;  // already exact: more terms can only fit noise
+      std::vector<int> order;
+      for (size_t c = 1; c < err.size(); ++c)
+        if (err[c] < curErr * (1 - opt.minImprovement) && curErr - err[c] > opt.minAbsImprovement)
+          order.push_back(static_cast<int>(c));
+      std::sort(order.begin(), order.end(), [&](int x, int y) { return err[x] < err[y]; });
+      bool added = false;
+      for (size_t k = 0; k < std::min<size_t>(order.size(), 24) && !added; ++k) {
+        std::vector<int> trial = cur;
+        trial.push_back(order[k]);
+        TimeModel tm;
+        assign(trial, &tm);
+        if (!sane(tm)) continue;
+        cur = trial;
+        curErr = err[static_cast<size_t>(order[k])];
+        added = true;
+      }
+      if (!added) break;
+    }
+    *chosen = cur;
+    return curErr;
+  };
+  struct Run {
+    std::vector<int> set;
+    double err;
+  };
+  std::vector<Run> runs;
+  for (size_t h = 0; h < d.featureCount; ++h) {
+    if (h == 0 && mixH) continue;  // h = 1 terms are in every run anyway
+    Run r;
+    r.err = greedy(h, &r.set);
+    runs.push_back(r);
   }
+  // Near-ties go to fewer terms, then to the simpler complexity (candidates come ordered).
+  double bestErr = HUGE_VAL;
+  for (const auto& r : runs) bestErr = std::min(bestErr, r.err);
+  const Run* pick = nullptr;
+  for (const auto& r : runs) {
+    if (!(r.err <= bestErr * 1.1 + 1e-3)) continue;
+    if (!pick || r.set.size() < pick->set.size()) pick = &r;
+  }
+  set = pick ? pick->set : std::vector<int>{0};
+  cur = pick ? pick->err : HUGE_VAL;
   assign(set, &m);
   if (!sane(m)) {  // intercept-only with a bad sign, or similar: trust the raw samples
     m.kind_ = Kind::Nearest;

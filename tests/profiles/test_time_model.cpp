@@ -1,0 +1,172 @@
+// test_time_model.cpp: TimeModel on synthetic GPU/CPU/matmul curves (accuracy, no over-fit).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "synthetic.h"
+#include "tutti/time_model.h"
+
+namespace tutti::profiles {
+namespace {
+
+using testing::Curve;
+using testing::softMax;
+
+// Mean relative error of the model against the noise-free curve on random group counts.
+double heldOutError(const TimeModel& m, const Curve& truth, const Features& f, uint64_t total,
+                    unsigned seed = 7) {
+  double sum = 0;
+  auto counts = testing::randomCounts(total, 128, seed);
+  Predictor p = m.bind(f);
+  for (uint64_t g : counts) {
+    double t = truth(double(g), f);
+    sum += std::fabs(p(g) - t) / t;
+  }
+  return sum / double(counts.size());
+}
+
+// A GPU: flat until ~528 groups fill 132 SMs, then linear; per-group cost independent of size.
+const Curve kGpuVecadd = [](double x, const Features&) { return 12e-6 + 4e-9 * softMax(x, 528); };
+// A CPU: launch overhead, then linear (PoCL runs groups across cores one after another).
+const Curve kCpuVecadd = [](double x, const Features&) { return 30e-6 + 1.1e-7 * x; };
+// Matmul on a GPU: per-group work grows with n (the k loop), so time is O(n^3) overall.
+const Curve kGpuMatmul = [](double x, const Features& f) {
+  double n = f.at("arg3_value");
+  return 20e-6 + 512.0 * n / 15e12 * softMax(x, 528);
+};
+const Curve kCpuMatmul = [](double x, const Features& f) {
+  double n = f.at("arg3_value");
+  return 40e-6 + 512.0 * n / 0.4e12 * x;
+};
+
+void report(const char* name, const TimeModel& m, double err) {
+  std::printf("%-28s held-out mean rel. error %.2f%%  %s\n", name, 100 * err, m.describe().c_str());
+}
+
+TEST(TimeModel, GpuSaturatingCurveAcrossSizes) {
+  auto s = testing::ladderSamples(kGpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  auto s2 = testing::ladderSamples(kGpuVecadd, testing::vecaddFeatures(1 << 22), 16384);
+  s.insert(s.end(), s2.begin(), s2.end());
+  TimeModel m = TimeModel::fit(s);
+  ASSERT_EQ(m.kind(), TimeModel::Kind::Regression);
+  double e = heldOutError(m, kGpuVecadd, testing::vecaddFeatures(1 << 24), 65536);
+  report("gpu vecadd (predict 16M)", m, e);
+  EXPECT_LT(e, 0.03);
+  EXPECT_LT(heldOutError(m, kGpuVecadd, testing::vecaddFeatures(1 << 22), 16384, 9), 0.03);
+}
+
+TEST(TimeModel, CpuLinearCurve) {
+  auto s = testing::ladderSamples(kCpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  TimeModel m = TimeModel::fit(s);
+  ASSERT_EQ(m.kind(), TimeModel::Kind::Regression);
+  double e = heldOutError(m, kCpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  report("cpu vecadd", m, e);
+  EXPECT_LT(e, 0.01);
+  EXPECT_LE(m.terms().size(), 2u);
+}
+
+TEST(TimeModel, MatmulTwoProfilesPredictThird) {
+  // Thesis Table 3.3: profile 1024^2 and 2048^2, run 8192^2 (here 4096^2 to keep it quick).
+  for (const Curve* c : {&kGpuMatmul, &kCpuMatmul}) {
+    auto s = testing::ladderSamples(*c, testing::matmulFeatures(1024), testing::matmulGroups(1024));
+    auto s2 = testing::ladderSamples(*c, testing::matmulFeatures(2048), testing::matmulGroups(2048));
+    s.insert(s.end(), s2.begin(), s2.end());
+    TimeModel m = TimeModel::fit(s);
+    ASSERT_EQ(m.kind(), TimeModel::Kind::Regression);
+    double e = heldOutError(m, *c, testing::matmulFeatures(4096), testing::matmulGroups(4096));
+    report(c == &kGpuMatmul ? "gpu matmul (predict 4096)" : "cpu matmul (predict 4096)", m, e);
+    EXPECT_LT(e, 0.03);
+  }
+}
+
+TEST(TimeModel, NoiseDoesNotBuyTerms) {
+  // 5% noise on a linear CPU curve, three repeats of the ladder: the model must stay small
+  // and track the true curve better than the noise.
+  std::vector<KernelSample> s;
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    auto r = testing::ladderSamples(kCpuVecadd, testing::vecaddFeatures(1 << 20), 4096, 0.05, seed);
+    s.insert(s.end(), r.begin(), r.end());
+  }
+  TimeModel m = TimeModel::fit(s);
+  ASSERT_EQ(m.kind(), TimeModel::Kind::Regression);
+  double e = heldOutError(m, kCpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  report("cpu vecadd, 5% noise", m, e);
+  EXPECT_LE(m.terms().size(), 2u);
+  EXPECT_LT(e, 0.03);
+  EXPECT_GT(m.cvError(), 0.02);  // CV sees the noise rather than fitting it away
+}
+
+TEST(TimeModel, NoisyGpuMatmulStaysAccurate) {
+  std::vector<KernelSample> s;
+  for (double n : {1024.0, 2048.0}) {
+    auto r = testing::ladderSamples(kGpuMatmul, testing::matmulFeatures(n), testing::matmulGroups(n),
+                                    0.03, unsigned(n));
+    s.insert(s.end(), r.begin(), r.end());
+  }
+  TimeModel m = TimeModel::fit(s);
+  double e = heldOutError(m, kGpuMatmul, testing::matmulFeatures(4096), testing::matmulGroups(4096));
+  report("gpu matmul, 3% noise", m, e);
+  EXPECT_LT(e, 0.05);
+  EXPECT_LE(m.terms().size(), 4u);
+}
+
+TEST(TimeModel, PredictionsNeverNegative) {
+  auto s = testing::ladderSamples(kGpuVecadd, testing::vecaddFeatures(1 << 20), 4096, 0.05);
+  TimeModel m = TimeModel::fit(s);
+  for (uint64_t g : {1ull, 2ull, 100ull, 4096ull, 1ull << 20})
+    for (double n : {1.0, 1e3, 1e9}) EXPECT_GE(m.predict(g, testing::vecaddFeatures(n)), 0.0);
+}
+
+TEST(TimeModel, FewSamplesFallBackToNearestProfile) {
+  std::vector<KernelSample> s;
+  for (uint64_t g : {1, 64, 256}) {
+    KernelSample k;
+    k.kernelId = "k";
+    k.deviceId = "d";
+    k.groups = g;
+    k.totalGroups = 256;
+    k.features = {{"n", g == 256 ? 1e6 : 1e3}};
+    k.seconds = 1e-3 * double(g);
+    s.push_back(k);
+  }
+  TimeModel m = TimeModel::fit(s);
+  ASSERT_EQ(m.kind(), TimeModel::Kind::Nearest);
+  // Nearest size 1e3 has points (1, 1ms) and (64, 64ms): interpolate and extrapolate linearly.
+  EXPECT_NEAR(m.predict(32, {{"n", 2e3}}), 32e-3, 1e-9);
+  EXPECT_NEAR(m.predict(128, {{"n", 2e3}}), 128e-3, 1e-9);
+  // Nearest size 1e6 has one point (256, 256ms).
+  EXPECT_NEAR(m.predict(512, {{"n", 5e5}}), 512e-3, 1e-9);
+  EXPECT_FALSE(TimeModel::fit({}).valid());
+  EXPECT_EQ(TimeModel::fit({}).predict(10, {}), 0.0);
+}
+
+TEST(TimeModel, BoundPredictorIsCheap) {
+  auto s = testing::ladderSamples(kGpuMatmul, testing::matmulFeatures(1024), testing::matmulGroups(1024));
+  auto s2 = testing::ladderSamples(kGpuMatmul, testing::matmulFeatures(2048), testing::matmulGroups(2048));
+  s.insert(s.end(), s2.begin(), s2.end());
+  auto t0 = std::chrono::steady_clock::now();
+  TimeModel m = TimeModel::fit(s);
+  auto t1 = std::chrono::steady_clock::now();
+  Predictor p = m.bind(testing::matmulFeatures(4096));
+  const int kCalls = 1000000;
+  double sink = 0;
+  auto t2 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kCalls; ++i) sink += p(static_cast<uint64_t>(i % 65536 + 1));
+  auto t3 = std::chrono::steady_clock::now();
+  double ns = std::chrono::duration<double, std::nano>(t3 - t2).count() / kCalls;
+  std::printf("fit %zu samples: %.1f ms; bound prediction: %.1f ns/call (%zu terms)\n", s.size(),
+              std::chrono::duration<double, std::milli>(t1 - t0).count(), ns, m.terms().size());
+  EXPECT_GT(sink, 0);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  EXPECT_LT(ns, 1000.0);
+#endif
+  EXPECT_DOUBLE_EQ(p(1000), m.predict(1000, testing::matmulFeatures(4096)));
+}
+
+TEST(TimeModel, FastAtanIsAccurate) {
+  for (double z = -1e4; z <= 1e4; z += 0.37) EXPECT_NEAR(fastAtan(z), std::atan(z), 2e-5);
+}
+
+}  // namespace
+}  // namespace tutti::profiles
