@@ -171,7 +171,7 @@ IssueResult issueKernel(Command *cmd) {
   cl_int err = CL_SUCCESS;
   bool ready = true;
   for (auto &a : cmd->args)
-    if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage()) {
+    if (a.kind == ArgValue::Mem && a.mem && (!a.mem->isImage() || a.mem->parent)) {
       ready &= ensureDevice(ctx, a.mem, slot, cmd, &err);
       if (err != CL_SUCCESS) return done(err);
     }
@@ -212,7 +212,7 @@ IssueResult issueKernel(Command *cmd) {
   if (err == CL_SUCCESS) {
     for (size_t i = 0; i < cmd->args.size(); ++i) {
       const ArgValue &a = cmd->args[i];
-      if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage() &&
+      if (a.kind == ArgValue::Mem && a.mem && (!a.mem->isImage() || a.mem->parent) &&
           kernelMayWrite(cmd->kernel, i, a.mem))
         wrote(*rootOf(a.mem)->store, a.mem->range(), slot);
     }
@@ -325,6 +325,14 @@ IssueResult issueImage(Command *cmd) {
   cl_int err = CL_SUCCESS;
   cl_mem si = cmd->src && cmd->src->isImage() ? cmd->src->realImage : nullptr;
   cl_mem di = cmd->dst && cmd->dst->isImage() ? cmd->dst->realImage : nullptr;
+  // An image made from a buffer is a view of the buffer's bytes (parent): they must be
+  // current here first, and belong to this device after a write.
+  for (_cl_mem *v : {cmd->src, cmd->dst})
+    if (v && v->isImage() && v->parent) {
+      if (!ensureDevice(ctx, v, slot, cmd, &err)) return staging();
+      if (err != CL_SUCCESS) return done(err);
+    }
+  if (di && cmd->dst->parent) wrote(*rootOf(cmd->dst)->store, cmd->dst->range(), slot);
   switch (cmd->kind) {
     case CmdKind::ImageRead:
       err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
@@ -377,10 +385,16 @@ IssueResult issueUnmap(Command *cmd) {
       std::free(cmd->mapped);
       return done();
     }
+    cl_int err = CL_SUCCESS;
+    if (m->parent) {  // a view of a buffer (see issueImage)
+      if (!ensureDevice(cmd->q->ctx, m, cmd->slot, cmd, &err)) return staging();
+      if (err != CL_SUCCESS) return done(err);
+      wrote(*rootOf(m)->store, m->range(), cmd->slot);
+    }
     DeviceSlot &q = cmd->q->ctx->slots[cmd->slot];
-    cl_int err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
-                                                  cmd->region, cmd->srcRow, cmd->srcSlice,
-                                                  cmd->mapped, 0, nullptr, &cmd->real);
+    err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
+                                           cmd->region, cmd->srcRow, cmd->srcSlice, cmd->mapped,
+                                           0, nullptr, &cmd->real);
     cmd->freeAfter = cmd->mapped;
     return issued(cmd, err, "clEnqueueWriteImage (unmap)");
   }

@@ -232,7 +232,8 @@ void accessesOf(const Command *c, std::vector<_cl_command_queue::Access> &out) {
     _cl_mem *root = m->parent ? m->parent : m;
     out.push_back({root, r, write, nullptr});
   };
-  auto whole = [](_cl_mem *m) { return m->isImage() ? Range{0, 1} : m->range(); };
+  // Images made from buffers are views of the buffer's bytes (parent set).
+  auto whole = [](_cl_mem *m) { return m->isImage() && !m->parent ? Range{0, 1} : m->range(); };
   switch (c->kind) {
     case CmdKind::Kernel:
       for (size_t i = 0; i < c->args.size(); ++i)

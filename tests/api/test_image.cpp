@@ -522,6 +522,59 @@ TEST_F(Image, ImageFromBuffer1D) {
   EXPECT_EQ(out, src);
 }
 
+// A 1-D buffer image and its buffer are one set of bytes: writes through either are
+// seen through the other, in enqueue order, whichever backing device runs each launch.
+// (PoCL 3.1 crashes on kernels that write an image1d_buffer_t, so writes to the image
+// go through clEnqueueWriteImage here.)
+TEST_F(Image, ImageFromBufferSharesBytesWithKernels) {
+  const size_t w = 64;
+  cl_program p = makeProgram(R"CLC(
+    __kernel void bump(__global uchar *b) { b[get_global_id(0)] += 1; }
+    __kernel void copy_img(__read_only image1d_buffer_t in, __global uint4 *out) {
+      int i = get_global_id(0); out[i] = read_imageui(in, i); })CLC");
+  cl_kernel bump = makeKernel(p, "bump"), copy = makeKernel(p, "copy_img");
+  ASSERT_TRUE(bump && copy);
+  cl_mem buf = makeBuffer(w * 4);
+  cl_mem out = makeBuffer(w * 16);
+  std::vector<unsigned char> src(w * 4);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = (unsigned char)(i * 7 + 1);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, buf, CL_FALSE, 0, src.size(), src.data(), 0, nullptr,
+                                    nullptr));
+  cl_mem img = image(CL_MEM_OBJECT_IMAGE1D_BUFFER, w, 1, 1, {CL_RGBA, CL_UNSIGNED_INT8},
+                     CL_MEM_READ_WRITE, nullptr, 0, 0, buf);
+  ASSERT_NE(img, nullptr);
+  ASSERT_CL_OK(clSetKernelArg(bump, 0, sizeof buf, &buf));
+  ASSERT_CL_OK(clSetKernelArg(copy, 0, sizeof img, &img));
+  ASSERT_CL_OK(clSetKernelArg(copy, 1, sizeof out, &out));
+  size_t bytes = w * 4;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, bump, 1, nullptr, &bytes, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, copy, 1, nullptr, &w, nullptr, 0, nullptr, nullptr));
+  std::vector<cl_uint> got(w * 4);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, w * 16, got.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], (cl_uint)(unsigned char)(src[i] + 1)) << i;
+  // Image write, then a kernel on the buffer, then reads through both.
+  std::vector<unsigned char> part(16 * 4);
+  for (size_t i = 0; i < part.size(); ++i) part[i] = (unsigned char)(200 + i);
+  size_t o[3] = {8, 0, 0}, r[3] = {16, 1, 1};
+  ASSERT_CL_OK(clEnqueueWriteImage(queue, img, CL_FALSE, o, r, 0, 0, part.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, bump, 1, nullptr, &bytes, nullptr, 0, nullptr, nullptr));
+  std::vector<unsigned char> want(src.size());
+  for (size_t i = 0; i < want.size(); ++i) want[i] = (unsigned char)(src[i] + 2);
+  for (size_t i = 0; i < part.size(); ++i) want[32 + i] = (unsigned char)(part[i] + 1);
+  std::vector<unsigned char> viaImage(w * 4), viaBuffer(w * 4);
+  size_t o0[3] = {0, 0, 0}, all[3] = {w, 1, 1};
+  ASSERT_CL_OK(clEnqueueReadImage(queue, img, CL_FALSE, o0, all, 0, 0, viaImage.data(), 0, nullptr,
+                                  nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, bytes, viaBuffer.data(), 0, nullptr,
+                                   nullptr));
+  EXPECT_EQ(viaImage, want);
+  EXPECT_EQ(viaBuffer, want);
+  EXPECT_EQ(imageInfo<cl_mem>(img, CL_IMAGE_BUFFER), buf);
+  cl_mem assoc = nullptr;
+  ASSERT_CL_OK(clGetMemObjectInfo(img, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, nullptr));
+  EXPECT_EQ(assoc, buf);
+}
+
 // Images written by one kernel and read by the next (under round-robin placement the
 // two launches run on different backing devices), then read back on the host.
 TEST_F(Image, KernelChainAcrossLaunches) {
