@@ -11,16 +11,36 @@
 namespace tutti::profiles {
 namespace {
 
-double copySeconds(double bytes, double bandwidth, double latency) {
-  if (bytes <= 0) return 0;
-  return latency + bytes / (bandwidth > 0 ? bandwidth : 1e9);
-}
-
-// EstAllDevsTime given each device's compute time. Scratch buffers live here so the
-// induction loop never allocates.
+// EstAllDevsTime given each device's compute time. Everything that does not depend on the
+// partition (per-byte times, dense bus numbers) is prepared once, and scratch buffers live
+// here, so the induction loop neither divides nor allocates.
 class Estimator {
  public:
-  explicit Estimator(const PartitionRequest& r) : req_(r), k_(r.devs.size()) {
+  explicit Estimator(const PartitionRequest& r) : req_(r), k_(r.devs.size()), dev_(k_) {
+    std::vector<int> ids;
+    for (size_t d = 0; d < k_; ++d) {
+      const DeviceCost& c = r.devs[d];
+      Prep& p = dev_[d];
+      auto link = [](double fixed, double perGroup, double bw, double lat, Link* l) {
+        double inv = 1.0 / (bw > 0 ? bw : 1e9);
+        *l = {fixed > 0 || perGroup > 0, lat + fixed * inv, perGroup * inv};
+      };
+      link(c.inFixedBytes, c.inBytesPerGroup, c.h2dBandwidth, c.h2dLatency, &p.in);
+      link(c.outFixedBytes, c.outBytesPerGroup, c.d2hBandwidth, c.d2hLatency, &p.out);
+      if (c.zeroTransfer) p.in.any = p.out.any = false;
+      p.blocking = !c.overlapInput;
+      p.bus = -1;
+      if (c.bus >= 0) {
+        auto it = std::find(ids.begin(), ids.end(), c.bus);
+        p.bus = static_cast<int>(it - ids.begin());
+        if (it == ids.end()) ids.push_back(c.bus);
+      }
+    }
+    busIn_.resize(ids.size());
+    busOut_.resize(ids.size());
+    std::vector<int> members(ids.size(), 0);
+    for (const auto& p : dev_)
+      if (p.bus >= 0 && ++members[static_cast<size_t>(p.bus)] > 1) sharedBus_ = true;
     inEnd_.resize(k_);
     cEnd_.resize(k_);
     order_.resize(k_);
@@ -30,20 +50,18 @@ class Estimator {
   double run(const uint64_t* p, const double* comp, double* fin) {
     // Inputs: a shared bus carries one copy at a time (device index order); a device whose
     // input does not overlap holds every device's compute back until it has landed.
-    buses_.clear();
+    std::fill(busIn_.begin(), busIn_.end(), 0.0);
     double barrier = 0;
     int active = 0;
     for (size_t d = 0; d < k_; ++d) {
       if (p[d] == 0) continue;
       ++active;
-      const DeviceCost& c = req_.devs[d];
-      double t = c.zeroTransfer ? 0.0
-                                : copySeconds(c.inFixedBytes + c.inBytesPerGroup * double(p[d]),
-                                              c.h2dBandwidth, c.h2dLatency);
-      double start = c.bus >= 0 && t > 0 ? busSlot(c.bus).in : 0.0;
-      inEnd_[d] = start + t;
-      if (c.bus >= 0 && t > 0) busSlot(c.bus).in = inEnd_[d];
-      if (!c.overlapInput && t > 0) barrier = std::max(barrier, inEnd_[d]);
+      const Prep& c = dev_[d];
+      double t = c.in.seconds(p[d]);
+      double end = t;
+      if (c.bus >= 0 && t > 0) end = busIn_[static_cast<size_t>(c.bus)] += t;
+      inEnd_[d] = end;
+      if (c.blocking && t > 0) barrier = std::max(barrier, end);
     }
     size_t n = 0;
     for (size_t d = 0; d < k_; ++d) {
@@ -51,21 +69,27 @@ class Estimator {
       cEnd_[d] = std::max(inEnd_[d], barrier) + comp[d];
       order_[n++] = d;
     }
-    // Outputs leave in the order kernels finish; on a shared bus they queue.
-    std::sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(n),
-              [&](size_t a, size_t b) { return cEnd_[a] < cEnd_[b]; });
+    // Outputs leave in the order kernels finish; on a shared bus they queue. Without a
+    // shared bus the order does not matter, so skip the sort.
+    if (sharedBus_) {
+      std::fill(busOut_.begin(), busOut_.end(), 0.0);
+      for (size_t i = 1; i < n; ++i)
+        for (size_t j = i; j > 0 && cEnd_[order_[j]] < cEnd_[order_[j - 1]]; --j)
+          std::swap(order_[j], order_[j - 1]);
+    }
     double overall = 0;
-    if (fin) std::fill(fin, fin + k_, 0.0);
+    if (fin)
+      for (size_t d = 0; d < k_; ++d) fin[d] = 0;
     for (size_t j = 0; j < n; ++j) {
       size_t d = order_[j];
-      const DeviceCost& c = req_.devs[d];
-      double t = c.zeroTransfer ? 0.0
-                                : copySeconds(c.outFixedBytes + c.outBytesPerGroup * double(p[d]),
-                                              c.d2hBandwidth, c.d2hLatency);
-      double start = cEnd_[d];
-      if (c.bus >= 0 && t > 0) start = std::max(start, busSlot(c.bus).out);
-      double end = start + t;
-      if (c.bus >= 0 && t > 0) busSlot(c.bus).out = end;
+      const Prep& c = dev_[d];
+      double t = c.out.seconds(p[d]);
+      double end = cEnd_[d] + t;
+      if (sharedBus_ && c.bus >= 0 && t > 0) {
+        double& free = busOut_[static_cast<size_t>(c.bus)];
+        end = std::max(cEnd_[d], free) + t;
+        free = end;
+      }
       if (fin) fin[d] = end;
       overall = std::max(overall, end);
     }
@@ -74,22 +98,23 @@ class Estimator {
   }
 
  private:
-  struct Bus {
-    int id;
-    double in = 0, out = 0;
+  struct Link {
+    bool any;
+    double base, perGroup;  // latency + fixed bytes / bw, bytes per group / bw
+    double seconds(uint64_t n) const { return any ? base + perGroup * double(n) : 0.0; }
   };
-  Bus& busSlot(int id) {
-    for (auto& b : buses_)
-      if (b.id == id) return b;
-    buses_.push_back({id});
-    return buses_.back();
-  }
+  struct Prep {
+    Link in, out;
+    bool blocking;
+    int bus;  // dense index, -1 for an own link
+  };
 
   const PartitionRequest& req_;
   size_t k_;
-  std::vector<double> inEnd_, cEnd_;
+  std::vector<Prep> dev_;
+  bool sharedBus_ = false;
+  std::vector<double> busIn_, busOut_, inEnd_, cEnd_;
   std::vector<size_t> order_;
-  std::vector<Bus> buses_;
 };
 
 double computeSeconds(const DeviceCost& c, uint64_t n) {
