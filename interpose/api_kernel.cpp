@@ -71,6 +71,13 @@ _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
   icd(rk).clGetKernelInfo(rk, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
   k->args.resize(n);
   k->argInfo.resize(n);
+  // Argument info may be missing on some drivers (programs from clLinkProgram): ask
+  // every real kernel before settling for none (empty type names, see clSetKernelArg).
+  for (cl_kernel r : k->real)
+    if (r && n && !kernelArgString(r, 0, CL_KERNEL_ARG_TYPE_NAME).empty()) {
+      rk = r;
+      break;
+    }
   for (cl_uint i = 0; i < n; ++i) {
     ArgInfo &a = k->argInfo[i];
     a.addr = kernelArgInfo<cl_kernel_arg_address_qualifier>(rk, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
@@ -161,10 +168,19 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
   if (i >= k->args.size()) return CL_INVALID_ARG_INDEX;
   const ArgInfo &ai = k->argInfo[i];
   ArgValue v;
-  if (ai.isPointer() || ai.isImage() || ai.typeName.find("pipe") == 0) {
+  // Without argument info, a Tutti memory handle of cl_mem size can only be a buffer or
+  // image argument: passing it on as bytes would hand the driver a handle it never made.
+  bool unknown = ai.typeName.empty();
+  bool memHandle =
+      unknown && size == sizeof(cl_mem) && value && validMem(*static_cast<const cl_mem *>(value));
+  bool samplerHandle = unknown && size == sizeof(cl_sampler) && value &&
+                       validSampler(*static_cast<const cl_sampler *>(value));
+  if (ai.isPointer() || ai.isImage() || ai.typeName.find("pipe") == 0 || memHandle) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem m = value ? *static_cast<const cl_mem *>(value) : nullptr;
-    if (ai.isImage()) {
+    if (memHandle) {
+      if (m->ctx != k->program->ctx) return CL_INVALID_MEM_OBJECT;
+    } else if (ai.isImage()) {
       if (!m) return CL_INVALID_ARG_VALUE;
       if (!validMem(m) || !m->isImage() || m->ctx != k->program->ctx) return CL_INVALID_MEM_OBJECT;
     } else if (m && (!validMem(m) || m->isImage() || m->ctx != k->program->ctx)) {
@@ -172,13 +188,13 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     }
     v.kind = ArgValue::Mem;
     v.mem = m;
-  } else if (ai.isSampler()) {
+  } else if (ai.isSampler() || samplerHandle) {
     if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
     cl_sampler s = value ? *static_cast<const cl_sampler *>(value) : nullptr;
     if (!validSampler(s) || s->ctx != k->program->ctx) return CL_INVALID_SAMPLER;
     v.kind = ArgValue::Sampler;
     v.sampler = s;
-  } else if (ai.addr == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+  } else if (ai.addr == CL_KERNEL_ARG_ADDRESS_LOCAL || (unknown && !value)) {
     if (value) return CL_INVALID_ARG_VALUE;
     if (size == 0) return CL_INVALID_ARG_SIZE;
     v.kind = ArgValue::Local;
@@ -235,6 +251,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i, cl_kerne
   if (!validKernel(k)) return CL_INVALID_KERNEL;
   if (i >= k->argInfo.size()) return CL_INVALID_ARG_INDEX;
   const ArgInfo &a = k->argInfo[i];
+  if (a.typeName.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   switch (param) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return answer(a.addr, size, value, ret);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER: return answer(a.access, size, value, ret);

@@ -352,7 +352,8 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
   }
   _cl_program *p = newProgram(ctx);
   p->options = options ? options : "";
-  std::string opts = p->options;
+  // Without argument info in the linked program Tutti cannot tell buffers from values.
+  std::string opts = realOptions(p->options);
   bool library = opts.find("-create-library") != std::string::npos;
   std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
   std::vector<std::vector<cl_program>> in(p->slots.size());
@@ -365,6 +366,10 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
     cl_int e = CL_SUCCESS;
     cl_program lp = icd(c).clLinkProgram(c, 1, &d, opts.c_str(), numInputs, in[i].data(), nullptr,
                                          nullptr, &e);
+    // -cl-kernel-arg-info is a compile option; a driver may refuse it when linking.
+    if (e == CL_INVALID_LINKER_OPTIONS && opts != p->options)
+      lp = icd(c).clLinkProgram(c, 1, &d, p->options.c_str(), numInputs, in[i].data(), nullptr,
+                                nullptr, &e);
     res[i] = e;
     p->slots[i].prog = lp;
   });
@@ -423,12 +428,14 @@ TUTTI_API cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info para
             CL_SUCCESS)
           pb.entries.push_back(std::move(e));
       }
-      std::vector<unsigned char> bytes = pb.serialize();
+      // No device has a binary yet (never built): the spec's size for that is 0.
+      std::vector<unsigned char> bytes;
+      if (!pb.entries.empty()) bytes = pb.serialize();
       if (param == CL_PROGRAM_BINARY_SIZES) return A(bytes.size());
       if (value) {
         if (size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
         unsigned char *dst = *static_cast<unsigned char **>(value);
-        if (dst) std::memcpy(dst, bytes.data(), bytes.size());
+        if (dst && !bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
       }
       if (ret) *ret = sizeof(unsigned char *);
       return CL_SUCCESS;
