@@ -2,11 +2,14 @@
 #pragma once
 #include <CL/cl.h>
 
+#include <memory>
 #include <vector>
 
 #include "objects.h"
 
 namespace tutti {
+
+struct SkmdLaunch;  // skmd.cpp: a launch split across devices
 
 struct Command {
   CmdKind kind = CmdKind::Marker;
@@ -44,6 +47,7 @@ struct Command {
   cl_event real = nullptr;       // last real event of the command
   cl_int stagingError = CL_SUCCESS;
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
+  std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
 };
 
 }  // namespace tutti

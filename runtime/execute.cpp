@@ -7,6 +7,8 @@
 #include "backend.h"
 #include "icd.h"
 #include "log.h"
+#include "skmd.h"
+#include "trace.h"
 
 namespace tutti {
 
@@ -27,9 +29,11 @@ cl_int eventStatus(cl_event e) {
   return st;
 }
 
-_cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
-
 DeviceSlot &slotOf(Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }
+
+}  // namespace
+
+_cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
 
 // Drops finished device->host copies; adds the ones overlapping r to cmd's wait set.
 bool waitFills(BufferStore &st, Range r, Command *cmd) {
@@ -72,6 +76,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           }
           ds.dev->counters.d2hBytes += p.size();
           ++ds.dev->counters.d2hTransfers;
+          traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), &ds.clockOffsetNs);
           st.hostValid.add(p);
           st.pendingFills.push_back({p, e});
           icd(e).clRetainEvent(e);
@@ -94,12 +99,13 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   return !wait;
 }
 
-// Makes m's bytes valid on the slot (host->device for stale parts).
-// Returns false when cmd must first wait for device->host copies.
 bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) {
-  _cl_mem *root = rootOf(m);
+  return ensureDeviceRange(ctx, rootOf(m), m->range(), slot, cmd, err);
+}
+
+bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
+                       cl_int *err) {
   BufferStore &st = *root->store;
-  Range r = m->range();
   cl_mem dst = realBuffer(root, slot, err);
   if (!dst) return true;
   std::vector<Range> missing = st.devValid[slot].missing(r);
@@ -109,8 +115,14 @@ bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *
   if (!ready) return false;
   DeviceSlot &ds = ctx->slots[slot];
   for (Range g : missing) {
+    cl_event te = nullptr;
     *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
-                                              st.home + g.begin, 0, nullptr, nullptr);
+                                              st.home + g.begin, 0, nullptr,
+                                              tracing() ? &te : nullptr);
+    if (te) {
+      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), &ds.clockOffsetNs);
+      icd(te).clReleaseEvent(te);
+    }
     if (*err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
                 g.size(), clErrorName(*err));
@@ -134,6 +146,8 @@ void wrote(BufferStore &st, Range r, int slot) {
     st.hostValid.add(r);
   }
 }
+
+namespace {
 
 // Byte span of a rectangle inside a buffer region.
 Range rectSpan(const size_t origin[3], const size_t region[3], size_t row, size_t slice) {
@@ -413,6 +427,10 @@ IssueResult issueCommand(Runtime &rt, Command *cmd) {
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
   _cl_context *ctx = cmd->q->ctx;
+  if (cmd->kind == CmdKind::Kernel) {
+    IssueResult split{IssueResult::Done};
+    if (issueSkmd(rt, cmd, split)) return split;
+  }
   if (cmd->slot < 0) cmd->slot = chooseSlot(rt, cmd);
   switch (cmd->kind) {
     case CmdKind::Kernel:
@@ -479,7 +497,8 @@ bool stagingComplete(Runtime &, Command *cmd) {
   return true;
 }
 
-cl_int collectRealCompletion(Runtime &, Command *cmd) {
+cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
+  if (cmd->skmd) return collectSkmd(rt, cmd);
   cl_int status = CL_COMPLETE;
   if (cmd->freeAfter) std::free(cmd->freeAfter), cmd->freeAfter = nullptr;
   if (!cmd->real) return CL_SUCCESS;
@@ -517,6 +536,8 @@ cl_int collectRealCompletion(Runtime &, Command *cmd) {
       double wi = 1;
       for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
       recordKernelTime(cmd->kernel, cmd->slot, wi, end - start);
+      skmdRecordWhole(cmd, cmd->slot, wi, double(end - start) * 1e-9);
+      traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), hs, he, 0);
     }
   } else if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
     ++slotOf(cmd, cmd->slot).dev->counters.kernels;

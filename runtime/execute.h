@@ -38,6 +38,17 @@ void destroyContext(Runtime &rt, _cl_context *c);
 cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err);
 int imageSlot(_cl_context *ctx);  // the device images live on (-1: none supports images)
 
+// Coherence (execute.cpp). Each returns false when cmd must first wait for
+// device->host copies in flight (cmd->staging), and is safe to call again then.
+_cl_mem *rootOf(_cl_mem *m);
+bool waitFills(BufferStore &st, Range r, Command *cmd);  // true: must wait
+bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);
+bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err);
+bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
+                       cl_int *err);
+// After a write of r on `slot` (-1: the host), every other copy of r is stale.
+void wrote(BufferStore &st, Range r, int slot);
+
 // Records a kernel's measured time on a slot, for placement.
 void recordKernelTime(_cl_kernel *k, int slot, double workItems, uint64_t ns);
 

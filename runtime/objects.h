@@ -27,6 +27,7 @@ const cl_icd_dispatch *dispatchTable();  // built in interpose/ from the entry-p
 
 struct BackingDevice;
 struct Command;
+struct SkmdProgram;  // skmd_program.cpp: partition-ready variants per device
 
 // Freed objects wait in a quarantine before their memory is reused, so a handle the
 // app released is reported invalid instead of silently naming a new object.
@@ -163,6 +164,7 @@ struct _cl_program : tutti::ObjectHeader {
   std::vector<tutti::ProgramSlot> slots;
   std::vector<std::string> kernelNames;
   cl_uint kernelsAttached = 0;  // kernels alive: the program cannot be rebuilt
+  std::shared_ptr<tutti::SkmdProgram> skmd;  // compiled on the first split launch
   std::vector<tutti::Callback> releaseCallbacks;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <sstream>
 
@@ -60,13 +61,29 @@ bool checkPlacement(const std::string &v) {
   return false;
 }
 
+// fixed:w0,w1,.. takes non-negative decimal weights, at least one of them positive.
+bool checkPartition(const std::string &v) {
+  if (v == "auto" || v == "linear") return true;
+  if (v.rfind("fixed:", 0) != 0) return false;
+  std::stringstream ss(v.substr(6));
+  std::string w;
+  bool positive = false, any = false;
+  while (std::getline(ss, w, ',')) {
+    char *end = nullptr;
+    double d = std::strtod(w.c_str(), &end);
+    if (w.empty() || *end || !(d >= 0)) return false;
+    positive |= d > 0;
+    any = true;
+  }
+  return any && positive;
+}
+
 }  // namespace
 
 const std::vector<SettingSpec> &settingSpecs() {
   static const std::vector<SettingSpec> specs = [] {
     std::vector<SettingSpec> s;
-    static std::vector<std::string> names;  // keeps the env strings alive
-    names.reserve(32);
+    static std::deque<std::string> names;  // keeps the env strings alive (no moves)
 #define X(field, kind, def, choices, help)                                              \
   names.push_back(envName(#field));                                                     \
   s.push_back({#field, names.back().c_str(), SettingKind::kind, def, choices, help});
@@ -101,6 +118,11 @@ bool parseSettings(Settings &out, std::string &error, const char *(*lookup)(cons
   if (!checkPlacement(out.placement)) {
     error = "TUTTI_PLACEMENT='" + out.placement +
             "' is not valid: expected auto, roundrobin or device:N";
+    return false;
+  }
+  if (!checkPartition(out.partition)) {
+    error = "TUTTI_PARTITION='" + out.partition +
+            "' is not valid: expected auto, linear or fixed:w0,w1,.. (non-negative weights)";
     return false;
   }
   return true;

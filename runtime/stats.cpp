@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "log.h"
 #include "settings.h"
+#include "skmd.h"
 
 namespace tutti {
 
@@ -18,8 +19,9 @@ std::string statsReport() {
       << "\" kernels=" << c.kernels << " kernel_ms=" << double(c.kernelNs) / 1e6
       << " h2d_bytes=" << c.h2dBytes << " h2d_transfers=" << c.h2dTransfers
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
-      << " device_copies=" << c.deviceCopies << "\n";
+      << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces << "\n";
   }
+  if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches() << "\n";
   return o.str();
 }
 

@@ -1,0 +1,43 @@
+// skmd.h - one kernel launch split across backing devices (TUTTI_MODE=skmd).
+//
+// The compiler gives every kernel a partition-ready variant that runs any flattened
+// range of work-groups as if the whole NDRange were launched. A split launch gives
+// each device one range; buffers move only the bytes each range reads, outputs whose
+// per-device write ranges are disjoint are simply left where they were written (the
+// validity tracker concatenates them), and the rest (overlapping write hulls, global
+// atomics) are merged on the host after the pieces finish.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "execute.h"
+
+namespace tutti {
+
+// Partition-ready programs of one virtual program, per backing device.
+struct SkmdProgram {
+  std::string source, options;  // what it was compiled from (rebuilt when they change)
+  bool ok = false;
+  std::string why;                               // when !ok
+  std::vector<cl_program> progs;                 // per slot (nullptr: slot not usable)
+  std::vector<std::shared_ptr<const void>> results;  // per slot: compiler::CompileResult
+  std::map<std::string, std::vector<cl_kernel>> kernels;  // name -> per slot
+  ~SkmdProgram();
+};
+
+// Compiles and builds p's partition-ready variants once (runtime lock held).
+SkmdProgram *skmdProgram(_cl_program *p);
+
+// When cmd should run split, issues it and returns true with the result in `out`;
+// false means run it whole (cmd->slot may then name the device to use).
+bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out);
+// Online calibration from a whole launch of workItems that took `seconds` on slot.
+void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds);
+// Launches run split so far (for TUTTI_STATS and tests).
+uint64_t skmdSplitLaunches();
+// Completion of a split launch: timing, counters, host merges. Returns the status.
+cl_int collectSkmd(Runtime &rt, Command *cmd);
+
+}  // namespace tutti

@@ -1,0 +1,23 @@
+// skmd_off.cpp - builds without the kernel compiler run every launch whole.
+#include "log.h"
+#include "settings.h"
+#include "skmd.h"
+
+namespace tutti {
+
+SkmdProgram::~SkmdProgram() {}
+
+bool issueSkmd(Runtime &, Command *cmd, IssueResult &) {
+  static bool said = false;
+  if (cmd->kind == CmdKind::Kernel && settings().mode == "skmd" && !said) {
+    said = true;
+    TUTTI_LOG(Warn, "TUTTI_MODE=skmd: this build has no kernel compiler; launches run whole");
+  }
+  return false;
+}
+
+cl_int collectSkmd(Runtime &, Command *) { return CL_INVALID_OPERATION; }
+void skmdRecordWhole(Command *, int, double, double) {}
+uint64_t skmdSplitLaunches() { return 0; }
+
+}  // namespace tutti

@@ -1,0 +1,129 @@
+// skmd_program.cpp - compiles a program's partition-ready variants for each backing device.
+#include <cstdlib>
+
+#include <tutti/compiler.h>
+
+#include "backend.h"
+#include "icd.h"
+#include "log.h"
+#include "settings.h"
+#include "skmd.h"
+
+namespace tutti {
+
+namespace cc = tutti::compiler;
+
+namespace {
+
+std::string cacheDir() {
+  const std::string &s = settings().kernel_cache;
+  if (s == "off") return "";
+  if (!s.empty()) return s;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tutti/kernels";
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tutti/kernels";
+  return "";
+}
+
+// NVIDIA's OpenCL takes our PTX; PoCL takes SPIR bitcode. Other drivers get nothing
+// transformed, so their slots do not take part in split launches.
+bool targetFor(BackingDevice *d, cc::Target &t, std::string &arch) {
+  if (d->platformName.find("Portable Computing Language") != std::string::npos) {
+    t = cc::Target::Spir64;
+    return true;
+  }
+  if (d->isGpu() && d->vendor.find("NVIDIA") != std::string::npos) {
+    cl_uint major = 0, minor = 0;
+    const cl_device_info kMajor = 0x4000, kMinor = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_*_NV
+    icd(d->id).clGetDeviceInfo(d->id, kMajor, sizeof major, &major, nullptr);
+    icd(d->id).clGetDeviceInfo(d->id, kMinor, sizeof minor, &minor, nullptr);
+    if (major == 0) return false;
+    t = cc::Target::Nvptx64;
+    arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    return true;
+  }
+  return false;
+}
+
+cl_program buildOn(DeviceSlot &ds, const cc::CompileResult &r, std::string &why) {
+  const unsigned char *bin = r.binary.data();
+  size_t len = r.binary.size();
+  cl_int st = CL_SUCCESS, err = CL_SUCCESS;
+  const cl_icd_dispatch &d = icd(ds.ctx);
+  cl_program p = d.clCreateProgramWithBinary(ds.ctx, 1, &ds.dev->id, &len, &bin, &st, &err);
+  if (err != CL_SUCCESS) {
+    why = std::string("clCreateProgramWithBinary: ") + clErrorName(err);
+    return nullptr;
+  }
+  err = d.clBuildProgram(p, 1, &ds.dev->id, r.build_options.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    size_t n = 0;
+    d.clGetProgramBuildInfo(p, ds.dev->id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    if (n) d.clGetProgramBuildInfo(p, ds.dev->id, CL_PROGRAM_BUILD_LOG, n, &log[0], nullptr);
+    why = std::string("clBuildProgram: ") + clErrorName(err) + ": " + log.substr(0, 400);
+    d.clReleaseProgram(p);
+    return nullptr;
+  }
+  return p;
+}
+
+}  // namespace
+
+SkmdProgram::~SkmdProgram() {
+  for (auto &k : kernels)
+    for (cl_kernel rk : k.second)
+      if (rk) icd(rk).clReleaseKernel(rk);
+  for (cl_program p : progs)
+    if (p) icd(p).clReleaseProgram(p);
+}
+
+SkmdProgram *skmdProgram(_cl_program *p) {
+  if (p->skmd && p->skmd->source == p->source && p->skmd->options == p->options)
+    return p->skmd.get();
+  auto sp = std::make_shared<SkmdProgram>();
+  sp->source = p->source;
+  sp->options = p->options;
+  p->skmd = sp;
+  if (p->source.empty()) {
+    sp->why = "the program has no source (linked or built from a driver binary)";
+    return sp.get();
+  }
+  std::map<std::string, std::shared_ptr<const cc::CompileResult>> byTarget;
+  size_t n = p->ctx->slots.size(), usable = 0;
+  sp->progs.assign(n, nullptr);
+  sp->results.assign(n, nullptr);
+  for (size_t s = 0; s < n; ++s) {
+    DeviceSlot &ds = p->ctx->slots[s];
+    cc::CompileRequest req;
+    std::string arch;
+    if (!targetFor(ds.dev, req.target, arch)) continue;
+    req.source = p->source;
+    req.options = p->options;
+    req.gpu_arch = arch;
+    req.cache_dir = cacheDir();
+    std::string key = std::string(cc::targetName(req.target)) + arch;
+    auto &res = byTarget[key];
+    if (!res) {
+      auto r = std::make_shared<cc::CompileResult>(cc::compile(req));
+      TUTTI_LOG(Info, "compiled program for %s in %.1f ms%s", key.c_str(), r->compile_ms,
+                r->from_cache ? " (cached)" : "");
+      if (!r->ok) TUTTI_LOG(Warn, "kernel compiler (%s): %s", key.c_str(), r->error.c_str());
+      res = r;
+    }
+    if (!res->ok) continue;
+    std::string why;
+    sp->progs[s] = buildOn(ds, *res, why);
+    if (!sp->progs[s]) {
+      TUTTI_LOG(Warn, "%s: partition-ready program does not build: %s", ds.dev->label().c_str(),
+                why.c_str());
+      continue;
+    }
+    sp->results[s] = res;
+    ++usable;
+  }
+  sp->ok = usable >= 2;
+  if (!sp->ok) sp->why = "fewer than two backing devices can run partition-ready kernels";
+  return sp.get();
+}
+
+}  // namespace tutti

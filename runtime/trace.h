@@ -1,0 +1,17 @@
+// trace.h - the TUTTI_TRACE timeline: transfers, kernel pieces and merges per device.
+#pragma once
+#include <CL/cl.h>
+
+#include <cstdint>
+
+namespace tutti {
+
+bool tracing();
+// One span on device `device` (backing-device index; -1: the host), host-clock ns.
+void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
+               uint64_t amount);
+// Records a real command's span when it completes (device clock mapped to ours).
+void traceRealEvent(cl_event e, int device, const char *category, const char *name,
+                    uint64_t amount, const int64_t *clockOffsetNs);
+
+}  // namespace tutti
