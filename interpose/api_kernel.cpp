@@ -1,5 +1,6 @@
 // api_kernel.cpp - kernels: one real kernel per backing device, arguments kept virtual.
 #include <cstring>
+#include <map>
 
 #include "api.h"
 
@@ -39,6 +40,42 @@ std::string kernelArgString(cl_kernel rk, cl_uint i, cl_kernel_arg_info p) {
   icd(rk).clGetKernelArgInfo(rk, i, p, n, &s[0], nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
+}
+
+// Size of a by-value argument type only the compiler knows (structs, typedefs), or 0
+// when it cannot be learned. Some drivers accept any size for such arguments, so Tutti
+// asks the compiler: a probe kernel's required work-group size encodes sizeof(type).
+size_t probedTypeSize(_cl_kernel *k, cl_uint arg) {
+  static std::map<std::string, size_t> cache;  // by options, type and source
+  _cl_program *p = k->program;
+  const std::string &type = k->argInfo[arg].typeName;
+  if (p->source.empty() || type.empty()) return 0;
+  std::string key = p->options + '\0' + type + '\0' + p->source;
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  size_t slot = 0;
+  while (slot < k->real.size() && !k->real[slot]) ++slot;
+  if (slot == k->real.size()) return 0;
+  DeviceSlot &ds = p->ctx->slots[slot];
+  std::string sz = "sizeof(" + type + ")";
+  std::string src = p->source + "\n__kernel __attribute__((reqd_work_group_size(1 + " + sz +
+                    " % 1024, 1 + " + sz + " / 1024, 1))) void tutti_sizeof_probe(void) {}\n";
+  const char *text = src.c_str();
+  cl_int err = CL_SUCCESS;
+  size_t size = 0;
+  cl_program probe = icd(ds.ctx).clCreateProgramWithSource(ds.ctx, 1, &text, nullptr, &err);
+  if (probe && icd(probe).clBuildProgram(probe, 1, &ds.dev->id, p->options.c_str(), nullptr,
+                                         nullptr) == CL_SUCCESS) {
+    cl_kernel pk = icd(probe).clCreateKernel(probe, "tutti_sizeof_probe", &err);
+    size_t wg[3] = {0, 0, 0};
+    if (pk && icd(pk).clGetKernelWorkGroupInfo(pk, ds.dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                               sizeof wg, wg, nullptr) == CL_SUCCESS &&
+        wg[0] && wg[1])
+      size = (wg[0] - 1) + (wg[1] - 1) * 1024;
+    if (pk) icd(pk).clReleaseKernel(pk);
+  }
+  if (probe) icd(probe).clReleaseProgram(probe);
+  return cache[key] = size;
 }
 
 cl_kernel firstReal(const _cl_kernel *k) {
@@ -202,8 +239,9 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
   } else {
     if (!value) return CL_INVALID_ARG_VALUE;
     size_t expect = builtinTypeSize(ai.typeName);
+    if (!expect) expect = probedTypeSize(k, i);
     if (expect && size != expect) return CL_INVALID_ARG_SIZE;
-    // The driver knows the size of other types: let one real kernel check it.
+    // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);
     cl_int err = icd(rk).clSetKernelArg(rk, i, size, value);
     if (err != CL_SUCCESS) return err;
