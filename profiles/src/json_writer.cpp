@@ -45,37 +45,26 @@ void JsonWriter::separate() {
   indent();
 }
 
-JsonWriter& JsonWriter::beginObject() {
+JsonWriter& JsonWriter::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
 
-JsonWriter& JsonWriter::endObject() {
+JsonWriter& JsonWriter::close(char bracket) {
   bool empty = first_.back();
   first_.pop_back();
   if (!empty) indent();
-  out_ += '}';
+  out_ += bracket;
   if (first_.empty()) out_ += '\n';
   return *this;
 }
 
-JsonWriter& JsonWriter::beginArray() {
-  separate();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-
-JsonWriter& JsonWriter::endArray() {
-  bool empty = first_.back();
-  first_.pop_back();
-  if (!empty) indent();
-  out_ += ']';
-  if (first_.empty()) out_ += '\n';
-  return *this;
-}
+JsonWriter& JsonWriter::beginObject() { return open('{'); }
+JsonWriter& JsonWriter::endObject() { return close('}'); }
+JsonWriter& JsonWriter::beginArray() { return open('['); }
+JsonWriter& JsonWriter::endArray() { return close(']'); }
 
 JsonWriter& JsonWriter::key(const std::string& k) {
   separate();

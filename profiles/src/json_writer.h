@@ -22,6 +22,8 @@ class JsonWriter {
   const std::string& str() const { return out_; }
 
  private:
+  JsonWriter& open(char bracket);
+  JsonWriter& close(char bracket);
   void separate();
   void indent();
   std::string out_;
