@@ -4,10 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
+#include <tutti/partitioner.h>
+
 #include "backend.h"
+#include "execute.h"
+#include "log.h"
 #include "settings.h"
 
 namespace tutti {
@@ -22,6 +27,7 @@ struct Sample {
 
 // Samples per kernel identity (source, options, name), per backing-device index.
 std::map<std::string, std::map<int, std::vector<Sample>>> g_samples;
+std::set<std::pair<std::string, int>> g_probing;  // probe launched (kernel, device)
 
 std::string kernelId(_cl_kernel *k) {
   std::ostringstream o;
@@ -76,10 +82,90 @@ std::vector<double> fixedWeights(Command *cmd, const std::vector<int> &usable, s
   return out;
 }
 
+// Copy bandwidths until measured ones are wired in: pinned PCIe for GPUs (FACTS.md
+// measured 54 GB/s on the H100; half of it is the safe side), a host memcpy into the
+// CPU driver's buffers otherwise.
+void linkModel(BackingDevice *d, profiles::DeviceCost &c) {
+  if (d->isGpu()) {
+    c.h2dBandwidth = c.d2hBandwidth = 25e9;
+    c.h2dLatency = c.d2hLatency = 15e-6;
+    c.bus = 0;  // GPUs share the host's PCIe root: their copies serialize
+  } else {
+    c.h2dBandwidth = c.d2hBandwidth = 8e9;
+    c.h2dLatency = c.d2hLatency = 5e-6;
+  }
+}
+
+// Bytes a device must receive for a piece of n groups (fixed part + per group), from
+// the analysed input ranges and what is already valid there; likewise bytes written.
+void bytesModel(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                const cc::ScalarArgs &scalars, int slot, profiles::DeviceCost &c, bool &merged,
+                double &mergeBytes) {
+  uint64_t total = nd.totalGroups();
+  for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
+    const cc::ArgInfo &ai = info.args[i];
+    BufferStore &st = *rootOf(a.mem)->store;
+    auto bytesOf = [&](cc::AccessMode m) {
+      cc::ByteRange r = cc::accessedRange(info, i, m, nd, scalars, 0, total);
+      return r.known ? double(std::min<uint64_t>(r.end, a.mem->size) - std::min<uint64_t>(r.begin, a.mem->size))
+                     : double(a.mem->size);
+    };
+    double valid = 0;
+    for (Range p : st.devValid[slot].present(a.mem->range())) valid += double(p.size());
+    double stale = a.mem->size ? 1.0 - valid / double(a.mem->size) : 0;
+    bool partial = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1).known;
+    if (ai.read) {
+      double b = bytesOf(cc::AccessMode::Read) * stale;
+      if (partial) c.inBytesPerGroup += b / double(total);
+      else c.inFixedBytes += b;
+    }
+    if (ai.written || ai.atomic) {
+      double b = bytesOf(cc::AccessMode::Write);
+      c.outBytesPerGroup += b / double(total);
+      if (ai.atomic || !cc::argWritesContiguous(info, i, nd, scalars)) {
+        merged = true;
+        mergeBytes += b;
+        c.inFixedBytes += b * stale;  // partial results start from the pre-launch bytes
+      }
+    }
+  }
+}
+
+Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                    const cc::ScalarArgs &scalars, const std::vector<int> &usable,
+                    const std::vector<double> &secs, double items) {
+  size_t nslots = cmd->q->ctx->slots.size();
+  uint64_t total = nd.totalGroups();
+  profiles::PartitionRequest req;
+  req.totalGroups = total;
+  bool merged = false;
+  double mergeBytes = 0;
+  for (int s : usable) {
+    profiles::DeviceCost c;
+    double perGroup = secs[s] / double(total);
+    c.compute = [perGroup](uint64_t n) { return perGroup * double(n); };
+    linkModel(cmd->q->ctx->slots[s].dev, c);
+    bytesModel(cmd, info, nd, scalars, s, c, merged, mergeBytes);
+    req.devs.push_back(c);
+  }
+  req.contiguous = !merged;
+  req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / 4e9 : 0;
+  profiles::PartitionResult r = profiles::partition(req);
+  Decision d;
+  d.groups.assign(nslots, 0);
+  for (size_t i = 0; i < usable.size(); ++i) d.groups[usable[i]] = r.groups[i];
+  TUTTI_LOG(Debug, "kernel '%s': %.0f work-items, best single %.3f ms, split %s %.3f ms",
+            cmd->kernel->name.c_str(), items, r.bestSingleSeconds * 1e3, r.split ? "yes" : "no",
+            r.predictedSeconds * 1e3);
+  return d;
+}
+
 }  // namespace
 
-Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &, const cc::NDRange &nd,
-                     const cc::ScalarArgs &, const std::vector<int> &usable) {
+Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                     const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
   double items = 1;
@@ -106,22 +192,26 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &, const cc::
   }
   d.groups.assign(nslots, 0);
   if (best < 0) {
-    // Nothing measured yet: run whole on the strongest device; it calibrates.
+    // Nothing measured yet: the strongest device is the best guess.
     for (int s : usable)
       if (best < 0 || cmd->q->ctx->slots[s].dev->strength() > cmd->q->ctx->slots[best].dev->strength())
         best = s;
-    d.groups[best] = total;
+    unknown.erase(std::remove(unknown.begin(), unknown.end(), best), unknown.end());
+  }
+  // Cheap probes: a device never measured for this kernel gets a small share of one
+  // big launch (launches are often all enqueued before the first one finishes).
+  uint64_t share = total / 32;
+  std::vector<int> probe;
+  if (share > 0)
+    for (int s : unknown)
+      if (g_probing.insert({kernelId(cmd->kernel), devIndex(cmd, s)}).second) probe.push_back(s);
+  if (!probe.empty()) {
+    for (int s : probe) d.groups[s] = share;
+    d.groups[best] = total - share * probe.size();
     return d;
   }
-  if (!unknown.empty()) {
-    // Cheap probe: each unmeasured device gets a small share of this launch.
-    uint64_t probe = std::max<uint64_t>(1, total / 32);
-    if (probe * unknown.size() >= total) {
-      d.groups[best] = total;
-      return d;
-    }
-    for (int s : unknown) d.groups[s] = probe;
-    d.groups[best] = total - probe * unknown.size();
+  if (!unknown.empty() || secs[best] < 0) {
+    d.groups[best] = total;  // still measuring: run whole where it is best known
     return d;
   }
   if (policy == "linear") {
@@ -130,8 +220,7 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &, const cc::
     d.groups = proportional(rate, total);
     return d;
   }
-  d.groups[best] = total;
-  return d;
+  return algorithm1(cmd, info, nd, scalars, usable, secs, items);
 }
 
 void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
