@@ -57,6 +57,12 @@ if [ -n "$tutti" ]; then
   ldd "$tutti" 2>/dev/null | awk '/=> \// {print $3}' | while read -r dep; do
     case "$dep" in "$build"/*) cp -L "$dep" "$root/lib/"; strip --strip-unneeded "$root/lib/$(basename "$dep")" || true ;; esac
   done
+  # System libraries the in-process compiler (LLVM) needs, in case the GPU machine
+  # lacks them; run.sh puts lib/ on LD_LIBRARY_PATH.
+  for sys in libz.so.1 libtinfo.so.6; do
+    dep=$(ldd "$tutti" 2>/dev/null | awk -v n="$sys" '$1 == n {print $3}')
+    [ -n "$dep" ] && cp -L "$dep" "$root/lib/$sys"
+  done
   echo "bundle: libtutti.so from $tutti"
 else
   echo "bundle: libtutti.so not built; the bundle runs the apps natively only" >&2
@@ -95,6 +101,7 @@ if [ -z "${OCL_ICD_VENDORS:-}" ] && [ -e "$nv" ]; then
   export OCL_ICD_VENDORS=$vend
 fi
 echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-<system default>}"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 command -v clinfo >/dev/null && clinfo > "$results/clinfo.txt" 2>&1 || true
 
 python3 "$here/bench/bench.py" list --build "$here"

@@ -12,6 +12,10 @@ TUTTI_ENV_ALL = {"TUTTI_STATS": "1"}
 
 MODES = [
     Mode("tutti-whole", {"TUTTI_PLACEMENT": "auto"}, "whole kernels on the best measured device"),
+    Mode("tutti-skmd", {"TUTTI_MODE": "skmd"},
+         "SKMD: launches split across devices by Algorithm 1 (online calibration)"),
+    Mode("tutti-skmd-linear", {"TUTTI_MODE": "skmd", "TUTTI_PARTITION": "linear"},
+         "SKMD with linear partitioning (proportional to throughput, transfers ignored)"),
 ]
 
 
