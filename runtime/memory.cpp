@@ -1,4 +1,5 @@
 // memory.cpp - host homes, device replicas, and the end of every object's life.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,6 +20,20 @@ int pinnedSlot(_cl_context *ctx) {
   for (size_t i = 0; i < ctx->slots.size(); ++i)
     if (ctx->slots[i].dev->isGpu() || mode == "on") return int(i);
   return -1;
+}
+
+// NVIDIA's driver (CUDA 13.0) crashes in clReleaseMemObject when the older of two
+// overlapping sub-buffers that kernels used is released while the newer one lives; in
+// reverse creation order it does not. So a real sub-buffer whose virtual one is gone
+// waits until every newer one is gone too (its root's death releases the rest).
+void releaseRealSubs(BufferStore &st, const std::vector<cl_mem> &gone, bool all) {
+  for (auto &rs : st.realSubs)
+    if (std::find(gone.begin(), gone.end(), rs.mem) != gone.end()) rs.dead = true;
+  while (!st.realSubs.empty() && (all || st.realSubs.back().dead)) {
+    cl_mem r = st.realSubs.back().mem;
+    st.realSubs.pop_back();
+    icd(r).clReleaseMemObject(r);
+  }
 }
 
 }  // namespace
@@ -89,6 +104,8 @@ cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err) {
       TUTTI_LOG(Error, "%s: clCreateSubBuffer(origin %zu, size %zu) failed: %s",
                 s.dev->label().c_str(), m->origin, m->size, clErrorName(*err));
       m->subReal[slot] = nullptr;
+    } else {
+      st.realSubs.push_back({m->subReal[slot], false});
     }
   }
   return m->subReal[slot];
@@ -124,11 +141,11 @@ void destroyMem(Runtime &rt, _cl_mem *m) {
   auto cbs = m->destructorCallbacks;
   cl_mem handle = m;
   if (m->parent) {
-    for (cl_mem r : m->subReal)
-      if (r) icd(r).clReleaseMemObject(r);
+    releaseRealSubs(*m->parent->store, m->subReal, false);
     rt.release(m->parent);
   } else if (m->store) {
     BufferStore &st = *m->store;
+    releaseRealSubs(st, {}, true);
     for (auto &f : st.pendingFills) icd(f.ev).clReleaseEvent(f.ev);
     for (cl_mem b : st.devBuf)
       if (b) icd(b).clReleaseMemObject(b);

@@ -96,6 +96,9 @@ struct BufferStore {
   std::vector<cl_mem> devBuf;               // real buffer per device, created on demand
   struct Fill { Range r; cl_event ev; };    // device->host copies still in flight
   std::vector<Fill> pendingFills;
+  // Real sub-buffers in creation order, released newest first (memory.cpp says why).
+  struct RealSub { cl_mem mem; bool dead; };
+  std::vector<RealSub> realSubs;
 };
 
 struct Mapping {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <execinfo.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -46,6 +47,9 @@ void crashHandler(int sig) {
     ssize_t w = write(2, buf, (size_t)n);
     (void)w;
   }
+  // Where it happened, for machines without a debugger (addr2line resolves the offsets).
+  void *frames[48];
+  backtrace_symbols_fd(frames, backtrace(frames, 48), 2);
   signal(sig, SIG_DFL);
   raise(sig);
 }
