@@ -38,7 +38,10 @@ bool targetFor(BackingDevice *d, cc::Target &t, std::string &arch) {
     icd(d->id).clGetDeviceInfo(d->id, kMinor, sizeof minor, &minor, nullptr);
     if (major == 0) return false;
     t = cc::Target::Nvptx64;
-    arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    // LLVM 15's PTX for sm_90 does not assemble in NVIDIA's driver; sm_80 PTX is
+    // JIT-compiled for newer GPUs (checked on the H100, FACTS.md).
+    unsigned cc = major * 10 + minor;
+    arch = "sm_" + std::to_string(cc >= 80 ? 80u : cc);
     return true;
   }
   return false;
