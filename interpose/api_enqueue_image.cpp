@@ -204,9 +204,12 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
   c->mapFlags = flags;
   c->mapped = ptr;
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = origin[i], c->region[i] = region[i];
-  c->srcRow = row, c->srcSlice = slice;
+  // Drivers may reject a slice pitch for images without slices (NVIDIA does; the spec
+  // says it must be 0 there).
+  size_t hostSlice = needsSlice ? slice : 0;
+  c->srcRow = row, c->srcSlice = hostSlice;
   Mapping mp;
-  mp.ptr = ptr, mp.flags = flags, mp.row = row, mp.slice = slice;
+  mp.ptr = ptr, mp.flags = flags, mp.row = row, mp.slice = hostSlice;
   for (int i = 0; i < 3; ++i) mp.origin[i] = origin[i], mp.region[i] = region[i];
   img->maps.push_back(mp);
   cl_int st = submit(e.lock, c, e.waits, event, blocking);
