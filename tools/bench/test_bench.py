@@ -20,6 +20,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import modes  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "bench.py")
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -163,8 +166,8 @@ class FakeAppTest(unittest.TestCase, ReportChecks):
         data = json.loads(read(glob.glob(os.path.join(self.out, "run-*.json"))[0]))
         self.assertEqual(data["machine"]["opencl_device_source"], "app --list")
         runs = {(e["app"], e["config"]): e for e in data["runs"]}
-        self.assertEqual(set(runs), {(a, c) for a in ("alpha", "failing")
-                                     for c in ("native:0", "native:1", "tutti-whole")})
+        configs = ["native:0", "native:1"] + [m.name for m in modes.MODES]
+        self.assertEqual(set(runs), {(a, c) for a in ("alpha", "failing") for c in configs})
         self.assertEqual(runs[("failing", "native:1")]["failed"], 2)
         self.assertEqual(runs[("failing", "native:1")]["samples"][0]["status"], "FAIL")
         self.assertEqual(runs[("alpha", "native:1")]["failed"], 0)
