@@ -76,7 +76,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           }
           ds.dev->counters.d2hBytes += p.size();
           ++ds.dev->counters.d2hTransfers;
-          traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), &ds.clockOffsetNs);
+          traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
           st.hostValid.add(p);
           st.pendingFills.push_back({p, e});
           icd(e).clRetainEvent(e);
@@ -120,7 +120,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
                                               st.home + g.begin, 0, nullptr,
                                               tracing() ? &te : nullptr);
     if (te) {
-      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), &ds.clockOffsetNs);
+      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), ds.clockOffsetNs);
       icd(te).clReleaseEvent(te);
     }
     if (*err != CL_SUCCESS) {
@@ -145,6 +145,43 @@ void wrote(BufferStore &st, Range r, int slot) {
   } else {
     st.hostValid.add(r);
   }
+}
+
+cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
+  cl_int err = CL_SUCCESS;
+  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = cmd->args[i];
+    switch (a.kind) {
+      case ArgValue::Bytes:
+        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
+        break;
+      case ArgValue::Local:
+        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
+        break;
+      case ArgValue::Mem: {
+        cl_mem r = nullptr;
+        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        break;
+      }
+      case ArgValue::Sampler: {
+        cl_sampler s = realSampler(a.sampler, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
+        break;
+      }
+      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
+    }
+  }
+  return err;
+}
+
+void deviceSpanToHost(DeviceSlot &ds, cl_ulong start, cl_ulong end, uint64_t &hs, uint64_t &he) {
+  // Device clocks have their own origin: estimate the offset to ours from the
+  // earliest possible completion (callback latency only ever adds).
+  int64_t off = int64_t(nowNs()) - int64_t(end);
+  if (ds.clockOffsetNs == INT64_MIN || off < ds.clockOffsetNs) ds.clockOffsetNs = off;
+  hs = uint64_t(int64_t(start) + ds.clockOffsetNs);
+  he = uint64_t(int64_t(end) + ds.clockOffsetNs);
 }
 
 namespace {
@@ -191,29 +228,7 @@ IssueResult issueKernel(Command *cmd) {
     }
   if (!ready) return staging();
   cl_kernel rk = cmd->kernel->real[slot];
-  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = cmd->args[i];
-    switch (a.kind) {
-      case ArgValue::Bytes:
-        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
-        break;
-      case ArgValue::Local:
-        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
-        break;
-      case ArgValue::Mem: {
-        cl_mem r = nullptr;
-        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
-        break;
-      }
-      case ArgValue::Sampler: {
-        cl_sampler s = realSampler(a.sampler, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
-        break;
-      }
-      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
-    }
-  }
+  err = setKernelArgs(cmd, rk, slot);
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "%s: clSetKernelArg for '%s' failed: %s", slotOf(cmd, slot).dev->label().c_str(),
               cmd->kernel->name.c_str(), clErrorName(err));
@@ -517,12 +532,8 @@ cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
           CL_SUCCESS &&
       end >= start && cmd->slot >= 0) {
     DeviceSlot &ds = slotOf(cmd, cmd->slot);
-    // Device clocks have their own origin: estimate the offset to ours from the
-    // earliest possible completion (callback latency only ever adds).
-    int64_t off = int64_t(nowNs()) - int64_t(end);
-    if (ds.clockOffsetNs == INT64_MIN || off < ds.clockOffsetNs) ds.clockOffsetNs = off;
-    uint64_t hs = uint64_t(int64_t(start) + ds.clockOffsetNs);
-    uint64_t he = uint64_t(int64_t(end) + ds.clockOffsetNs);
+    uint64_t hs, he;
+    deviceSpanToHost(ds, start, end, hs, he);
     _cl_event *ev = cmd->ev;
     if (ev->tSubmit && hs < ev->tSubmit) {
       he += ev->tSubmit - hs;

@@ -49,6 +49,11 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
 void wrote(BufferStore &st, Range r, int slot);
 
+// Sets every argument of cmd's launch on a real kernel of `slot`.
+cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot);
+// Maps a real command's device-clock span to host ns (refining slot's clock offset).
+void deviceSpanToHost(DeviceSlot &ds, cl_ulong start, cl_ulong end, uint64_t &hs, uint64_t &he);
+
 // Records a kernel's measured time on a slot, for placement.
 void recordKernelTime(_cl_kernel *k, int slot, double workItems, uint64_t ns);
 

@@ -131,7 +131,9 @@ bool plan(Runtime &rt, Command *cmd) {
   size_t nslots = ctx->slots.size();
   L->slotInfo.assign(nslots, nullptr);
   std::vector<int> usable;
-  size_t wgLimit = SIZE_MAX;
+  bool knowLimit = sp->groupLimit.count(k->name);
+  size_t &wgLimit = sp->groupLimit[k->name];
+  if (!knowLimit) wgLimit = SIZE_MAX;
   for (size_t s = 0; s < nslots; ++s) {
     const cc::KernelInfo *ki = findInfo(*sp, int(s), k->name);
     if (!ki) continue;
@@ -139,7 +141,8 @@ bool plan(Runtime &rt, Command *cmd) {
     if (!prKernel(*sp, int(s), *ki) || !k->real[s]) continue;
     L->slotInfo[s] = ki;
     if (!L->info) L->info = ki;
-    wgLimit = std::min(wgLimit, kernelWorkGroupSize(sp->kernels[k->name][s], ctx->slots[s].dev->id));
+    if (!knowLimit)
+      wgLimit = std::min(wgLimit, kernelWorkGroupSize(sp->kernels[k->name][s], ctx->slots[s].dev->id));
     usable.push_back(int(s));
   }
   if (usable.size() < 2) return whole(k, "fewer than two devices have its partition-ready variant"), false;
@@ -281,20 +284,7 @@ cl_int launchPiece(Command *cmd, Piece &p) {
   cl_kernel rk = sp.kernels[k->name][p.slot];
   DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
   const cl_icd_dispatch &d = icd(rk);
-  cl_int err = CL_SUCCESS;
-  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = cmd->args[i];
-    switch (a.kind) {
-      case ArgValue::Bytes: err = d.clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data()); break;
-      case ArgValue::Local: err = d.clSetKernelArg(rk, i, a.localSize, nullptr); break;
-      case ArgValue::Mem: {
-        cl_mem r = a.mem ? realBuffer(a.mem, p.slot, &err) : nullptr;
-        if (err == CL_SUCCESS) err = d.clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
-        break;
-      }
-      default: err = CL_INVALID_KERNEL_ARGS; break;
-    }
-  }
+  cl_int err = setKernelArgs(cmd, rk, p.slot);
   if (err != CL_SUCCESS) return err;
   cl_uint base = cl_uint(cmd->args.size());
   for (const cc::SubLaunch &s : cc::planPartialLaunch(L.nd, p.first, p.count)) {
@@ -454,10 +444,8 @@ cl_int collectSkmd(Runtime &, Command *cmd) {
         d.clGetEventProfilingInfo(p.lastEv, CL_PROFILING_COMMAND_END, sizeof end, &end,
                                   nullptr) == CL_SUCCESS &&
         end >= start) {
-      int64_t off = int64_t(nowNs()) - int64_t(end);
-      if (ds.clockOffsetNs == INT64_MIN || off < ds.clockOffsetNs) ds.clockOffsetNs = off;
-      uint64_t a = uint64_t(int64_t(start) + ds.clockOffsetNs);
-      uint64_t b = uint64_t(int64_t(end) + ds.clockOffsetNs);
+      uint64_t a, b;
+      deviceSpanToHost(ds, start, end, a, b);
       hs = std::min(hs, a);
       he = std::max(he, b);
       ds.dev->counters.kernelNs += end - start;

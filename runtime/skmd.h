@@ -19,11 +19,13 @@ namespace tutti {
 // Partition-ready programs of one virtual program, per backing device.
 struct SkmdProgram {
   std::string source, options;  // what it was compiled from (rebuilt when they change)
+  std::string id;                // hash of source and options: names its kernels' samples
   bool ok = false;
   std::string why;                               // when !ok
   std::vector<cl_program> progs;                 // per slot (nullptr: slot not usable)
   std::vector<std::shared_ptr<const void>> results;  // per slot: compiler::CompileResult
   std::map<std::string, std::vector<cl_kernel>> kernels;  // name -> per slot
+  std::map<std::string, size_t> groupLimit;  // name -> smallest CL_KERNEL_WORK_GROUP_SIZE
   ~SkmdProgram();
 };
 

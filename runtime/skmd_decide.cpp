@@ -14,6 +14,7 @@
 #include "execute.h"
 #include "log.h"
 #include "settings.h"
+#include "skmd.h"
 
 namespace tutti {
 
@@ -29,11 +30,9 @@ struct Sample {
 std::map<std::string, std::map<int, std::vector<Sample>>> g_samples;
 std::set<std::pair<std::string, int>> g_probing;  // probe launched (kernel, device)
 
+// Every launch in skmd mode has planned through skmdProgram(), which sets the id.
 std::string kernelId(_cl_kernel *k) {
-  std::ostringstream o;
-  o << std::hex << std::hash<std::string>()(k->program->source) << '-'
-    << std::hash<std::string>()(k->program->options) << '-' << k->name;
-  return o.str();
+  return (k->program->skmd ? k->program->skmd->id : std::string()) + '-' + k->name;
 }
 
 int devIndex(Command *cmd, int slot) { return cmd->q->ctx->slots[slot].dev->index; }

@@ -86,6 +86,8 @@ SkmdProgram *skmdProgram(_cl_program *p) {
   auto sp = std::make_shared<SkmdProgram>();
   sp->source = p->source;
   sp->options = p->options;
+  sp->id = std::to_string(std::hash<std::string>()(p->source)) + '-' +
+           std::to_string(std::hash<std::string>()(p->options));
   p->skmd = sp;
   if (p->source.empty()) {
     sp->why = "the program has no source (linked or built from a driver binary)";

@@ -72,7 +72,7 @@ struct Pending {
   int device;
   std::string category, name;
   uint64_t amount;
-  const int64_t *offset;
+  int64_t offset;
 };
 
 void CL_CALLBACK onTraced(cl_event e, cl_int, void *user) {
@@ -81,7 +81,7 @@ void CL_CALLBACK onTraced(cl_event e, cl_int, void *user) {
   const cl_icd_dispatch &d = icd(e);
   if (d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof s, &s, nullptr) == CL_SUCCESS &&
       d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof en, &en, nullptr) == CL_SUCCESS) {
-    int64_t off = *p->offset;
+    int64_t off = p->offset;
     if (off == INT64_MIN) off = int64_t(nowNs()) - int64_t(en);
     traceSpan(p->device, p->category.c_str(), p->name.c_str(), uint64_t(int64_t(s) + off),
               uint64_t(int64_t(en) + off), p->amount);
@@ -109,7 +109,7 @@ void traceSpan(int device, const char *category, const char *name, uint64_t t0, 
 }
 
 void traceRealEvent(cl_event e, int device, const char *category, const char *name,
-                    uint64_t amount, const int64_t *clockOffsetNs) {
+                    uint64_t amount, int64_t clockOffsetNs) {
   if (!tracing() || !e) return;
   icd(e).clRetainEvent(e);
   auto *p = new Pending{device, category, name ? name : "", amount, clockOffsetNs};

@@ -10,8 +10,9 @@ bool tracing();
 // One span on device `device` (backing-device index; -1: the host), host-clock ns.
 void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
                uint64_t amount);
-// Records a real command's span when it completes (device clock mapped to ours).
+// Records a real command's span when it completes, mapped to host time with the
+// device's clock offset as estimated now (INT64_MIN: estimate it at completion).
 void traceRealEvent(cl_event e, int device, const char *category, const char *name,
-                    uint64_t amount, const int64_t *clockOffsetNs);
+                    uint64_t amount, int64_t clockOffsetNs);
 
 }  // namespace tutti
