@@ -12,22 +12,26 @@ namespace tutti::profiles {
 namespace {
 
 // EstAllDevsTime given each device's compute time. Everything that does not depend on the
-// partition (per-byte times, dense bus numbers) is prepared once, and scratch buffers live
-// here, so the induction loop neither divides nor allocates.
+// partition (per-byte times, bus slots) is prepared once into flat arrays, and the loops
+// select instead of branching where they can: the induction loop calls this twice per
+// step with shares so close to balance that data-dependent branches mispredict. K > 0 fixes
+// the device count at compile time, so the per-device loops unroll.
+template <size_t K>
 class Estimator {
  public:
-  explicit Estimator(const PartitionRequest& r) : req_(r), k_(r.devs.size()), dev_(k_) {
+  explicit Estimator(const PartitionRequest& r) : req_(r), k_(r.devs.size()) {
     std::vector<int> ids;
     for (size_t d = 0; d < k_; ++d) {
       const DeviceCost& c = r.devs[d];
-      Prep& p = dev_[d];
-      auto link = [](double fixed, double perGroup, double bw, double lat, Link* l) {
+      auto link = [&](double fixed, double perGroup, double bw, double lat, Link* l) {
         double inv = 1.0 / (bw > 0 ? bw : 1e9);
-        *l = {fixed > 0 || perGroup > 0, lat + fixed * inv, perGroup * inv};
+        bool any = (fixed > 0 || perGroup > 0) && !c.zeroTransfer;
+        // No copy at all is 0 + 0 * n: exactly 0, like a link that is never used.
+        *l = any ? Link{lat + fixed * inv, perGroup * inv} : Link{0.0, 0.0};
       };
+      Prep p;
       link(c.inFixedBytes, c.inBytesPerGroup, c.h2dBandwidth, c.h2dLatency, &p.in);
       link(c.outFixedBytes, c.outBytesPerGroup, c.d2hBandwidth, c.d2hLatency, &p.out);
-      if (c.zeroTransfer) p.in.any = p.out.any = false;
       p.blocking = !c.overlapInput;
       p.bus = -1;
       if (c.bus >= 0) {
@@ -35,57 +39,75 @@ class Estimator {
         p.bus = static_cast<int>(it - ids.begin());
         if (it == ids.end()) ids.push_back(c.bus);
       }
+      dev_.push_back(p);
     }
-    busIn_.resize(ids.size());
+    // Input slots: one per bus, then one private slot per device without a bus, so every
+    // device accumulates into some slot (a private one only ever holds its own copy).
+    for (size_t d = 0; d < k_; ++d)
+      dev_[d].inSlot = dev_[d].bus >= 0 ? static_cast<size_t>(dev_[d].bus) : ids.size() + d;
+    busIn_.resize(ids.size() + k_);
     busOut_.resize(ids.size());
     std::vector<int> members(ids.size(), 0);
     for (const auto& p : dev_)
       if (p.bus >= 0 && ++members[static_cast<size_t>(p.bus)] > 1) sharedBus_ = true;
+    for (auto& p : dev_) p.queuesOut = sharedBus_ && p.bus >= 0;
     inEnd_.resize(k_);
     cEnd_.resize(k_);
     order_.resize(k_);
+  }
+
+  size_t count() const { return K ? K : k_; }
+
+  // A lower bound of device d's finish time with n groups taking `comp` seconds: its own
+  // input, compute and output back to back. Waiting for a bus or a barrier only adds, and
+  // floating-point addition is monotone, so run() never returns less for d.
+  double ownChain(size_t d, uint64_t n, double comp) const {
+    const Prep& c = dev_[d];
+    return (c.in.seconds(n) + comp) + c.out.seconds(n);
   }
 
   // Overall seconds; per-device finish times into fin (size k) if given.
   double run(const uint64_t* p, const double* comp, double* fin) {
     // Inputs: a shared bus carries one copy at a time (device index order); a device whose
     // input does not overlap holds every device's compute back until it has landed.
-    std::fill(busIn_.begin(), busIn_.end(), 0.0);
+    double* bus = busIn_.data();
+    for (size_t b = 0; b < busIn_.size(); ++b) bus[b] = 0;  // a few slots: no memset call
     double barrier = 0;
     int active = 0;
-    for (size_t d = 0; d < k_; ++d) {
-      if (p[d] == 0) continue;
-      ++active;
+    for (size_t d = 0; d < count(); ++d) {
       const Prep& c = dev_[d];
-      double t = c.in.seconds(p[d]);
-      double end = t;
-      if (c.bus >= 0 && t > 0) end = busIn_[static_cast<size_t>(c.bus)] += t;
+      bool on = p[d] != 0;
+      double t = on ? c.in.seconds(p[d]) : 0.0;
+      double acc = bus[c.inSlot] + t;  // + 0 leaves the slot as it was
+      bus[c.inSlot] = acc;
+      double end = t > 0 ? acc : 0.0;
       inEnd_[d] = end;
-      if (c.blocking && t > 0) barrier = std::max(barrier, end);
+      barrier = std::max(barrier, c.blocking && t > 0 ? end : 0.0);
+      active += on;
     }
     size_t n = 0;
-    for (size_t d = 0; d < k_; ++d) {
-      if (p[d] == 0) continue;
+    for (size_t d = 0; d < count(); ++d) {
       cEnd_[d] = std::max(inEnd_[d], barrier) + comp[d];
-      order_[n++] = d;
+      order_[n] = d;
+      n += p[d] != 0;
     }
     // Outputs leave in the order kernels finish; on a shared bus they queue. Without a
     // shared bus the order does not matter, so skip the sort.
     if (sharedBus_) {
-      std::fill(busOut_.begin(), busOut_.end(), 0.0);
+      for (double& b : busOut_) b = 0;
       for (size_t i = 1; i < n; ++i)
         for (size_t j = i; j > 0 && cEnd_[order_[j]] < cEnd_[order_[j - 1]]; --j)
           std::swap(order_[j], order_[j - 1]);
     }
     double overall = 0;
     if (fin)
-      for (size_t d = 0; d < k_; ++d) fin[d] = 0;
+        for (size_t d = 0; d < count(); ++d) fin[d] = 0;
     for (size_t j = 0; j < n; ++j) {
       size_t d = order_[j];
       const Prep& c = dev_[d];
       double t = c.out.seconds(p[d]);
       double end = cEnd_[d] + t;
-      if (sharedBus_ && c.bus >= 0 && t > 0) {
+      if (c.queuesOut && t > 0) {
         double& free = busOut_[static_cast<size_t>(c.bus)];
         end = std::max(cEnd_[d], free) + t;
         free = end;
@@ -99,14 +121,17 @@ class Estimator {
 
  private:
   struct Link {
-    bool any;
     double base, perGroup;  // latency + fixed bytes / bw, bytes per group / bw
-    double seconds(uint64_t n) const { return any ? base + perGroup * double(n) : 0.0; }
+    // Group counts stay far below 2^63: the signed conversion is one instruction, the
+    // unsigned one a branchy sequence, and both give the same double.
+    double seconds(uint64_t n) const { return base + perGroup * double(int64_t(n)); }
   };
   struct Prep {
     Link in, out;
     bool blocking;
-    int bus;  // dense index, -1 for an own link
+    int bus;        // dense index, -1 for an own link
+    bool queuesOut;  // on a bus some other device shares: outputs wait for it
+    size_t inSlot;  // busIn_ index: the bus, or a private slot
   };
 
   const PartitionRequest& req_;
@@ -149,7 +174,8 @@ std::vector<uint64_t> distribute(uint64_t total, const std::vector<double>& w) {
   return out;
 }
 
-void finish(const PartitionRequest& req, Estimator& est, PartitionResult* r) {
+template <size_t K>
+void finish(const PartitionRequest& req, Estimator<K>& est, PartitionResult* r) {
   std::vector<double> comp(req.devs.size());
   for (size_t d = 0; d < req.devs.size(); ++d) comp[d] = computeSeconds(req.devs[d], r->groups[d]);
   r->deviceSeconds.assign(req.devs.size(), 0);
@@ -177,7 +203,7 @@ uint64_t offsetsMergeCost(const DeviceCost& base, uint64_t total, uint64_t gran,
 
 double estimatePartition(const PartitionRequest& req, const std::vector<uint64_t>& groups,
                          std::vector<double>* deviceSeconds) {
-  Estimator est(req);
+  Estimator<0> est(req);
   std::vector<double> comp(req.devs.size()), fin(req.devs.size());
   for (size_t d = 0; d < req.devs.size(); ++d)
     comp[d] = d < groups.size() ? computeSeconds(req.devs[d], groups[d]) : 0;
@@ -188,14 +214,20 @@ double estimatePartition(const PartitionRequest& req, const std::vector<uint64_t
   return t;
 }
 
-PartitionResult partition(const PartitionRequest& req) {
+namespace {
+
+// Algorithm 1 with or without pruning. Pruned trials are exactly those whose lower bound
+// (ownChain of the two devices that change) already reaches the time to beat; such a trial
+// can never be a candidate, so both variants take the same decisions.
+template <size_t K>
+PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
   PartitionResult r;
-  const size_t k = req.devs.size();
+  const size_t k = K ? K : req.devs.size();
   const uint64_t total = req.totalGroups;
   r.groups.assign(k, 0);
   r.deviceSeconds.assign(k, 0);
   if (k == 0) return r;
-  Estimator est(req);
+  Estimator<K> est(req);
 
   // Best single device, transfers included (lines 2-4).
   std::vector<uint64_t> p(k, 0);
@@ -291,6 +323,14 @@ PartitionResult partition(const PartitionRequest& req) {
       p[i] += trial;
       comp[base] = baseAt(p[base]);
       comp[i] = compAt(i, p[i]);
+      if (prune && (est.ownChain(i, p[i], comp[i]) >= prev ||
+                    est.ownChain(base, p[base], comp[base]) >= prev)) {
+        p[base] += trial;
+        p[i] -= trial;
+        comp[base] = saveB;
+        comp[i] = saveI;
+        continue;
+      }
       double t = est.run(p.data(), comp.data(), fin.data());
       // Line 29 says Min over devices; the text (and the goal) is the makespan: max.
       if (t < prev) {
@@ -323,5 +363,25 @@ PartitionResult partition(const PartitionRequest& req) {
   finish(req, est, &r);
   return r;
 }
+
+}  // namespace
+
+namespace {
+
+// The common device counts get unrolled estimators; the arithmetic is the same in all.
+PartitionResult dispatch(const PartitionRequest& req, bool prune) {
+  switch (req.devs.size()) {
+    case 2: return partitionImpl<2>(req, prune);
+    case 3: return partitionImpl<3>(req, prune);
+    case 4: return partitionImpl<4>(req, prune);
+    default: return partitionImpl<0>(req, prune);
+  }
+}
+
+}  // namespace
+
+PartitionResult partition(const PartitionRequest& req) { return dispatch(req, true); }
+
+PartitionResult partitionReference(const PartitionRequest& req) { return partitionImpl<0>(req, false); }
 
 }  // namespace tutti::profiles

@@ -356,7 +356,7 @@ Predictor TimeModel::bind(const Features& f) const {
 
 double Predictor::raw(uint64_t groups) const {
   if (!valid_) return 0;
-  double x = static_cast<double>(groups);
+  double x = static_cast<double>(static_cast<int64_t>(groups));  // one instruction, same value
   if (!table_.empty()) return interpolateProfile(table_, x);
   double y = intercept_;
   for (int i = 0; i < nTerms_; ++i) {

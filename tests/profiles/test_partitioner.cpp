@@ -162,47 +162,68 @@ TEST(Partitioner, LinearAndFixedPolicies) {
   EXPECT_FALSE(none.split);
 }
 
+// 1-4 devices (CPU-like linear or GPU-like saturating), random links, buses, overlap and
+// merge cost; totals cycle through edge cases.
+PartitionRequest randomRequest(std::mt19937& rng, int iter, int maxDevices) {
+  std::uniform_real_distribution<double> u(0, 1);
+  PartitionRequest req;
+  const uint64_t totals[] = {0, 1, 2, 3, 7, 100, 2047, 2049, 50000, 1000003};
+  req.totalGroups = totals[iter % 10];
+  req.contiguous = u(rng) < 0.5;
+  req.mergeSeconds = u(rng) < 0.5 ? 0 : 1e-3 * u(rng);
+  int k = 1 + int(u(rng) * maxDevices);
+  for (int d = 0; d < k; ++d) {
+    if (u(rng) < 0.3) {
+      req.devs.push_back(cpu(1e-7 * (1 + 50 * u(rng))));
+    } else {
+      double per = 1e-9 * (1 + 100 * u(rng)), sat = 1 + 1000 * u(rng);
+      DeviceCost c = gpu(per, 0, 4096 * u(rng), 2048 * u(rng), int(u(rng) * 3) - 1);
+      c.compute = [=](uint64_t n) { return 5e-6 + per * testing::softMax(double(n), sat); };
+      c.inFixedBytes = u(rng) < 0.5 ? 0 : 1e7 * u(rng);
+      c.overlapInput = u(rng) < 0.5;
+      req.devs.push_back(c);
+    }
+  }
+  return req;
+}
+
 TEST(Partitioner, InvariantsOnRandomRequests) {
   std::mt19937 rng(42);
-  std::uniform_real_distribution<double> u(0, 1);
   for (int iter = 0; iter < 300; ++iter) {
-    PartitionRequest req;
-    const uint64_t totals[] = {0, 1, 2, 3, 7, 100, 2047, 2049, 50000, 1000003};
-    req.totalGroups = totals[iter % 10];
-    req.contiguous = u(rng) < 0.5;
-    req.mergeSeconds = u(rng) < 0.5 ? 0 : 1e-3 * u(rng);
-    int k = 1 + int(u(rng) * 4);
-    for (int d = 0; d < k; ++d) {
-      if (u(rng) < 0.3) {
-        req.devs.push_back(cpu(1e-7 * (1 + 50 * u(rng))));
-      } else {
-        double per = 1e-9 * (1 + 100 * u(rng)), sat = 1 + 1000 * u(rng);
-        DeviceCost c = gpu(per, 0, 4096 * u(rng), 2048 * u(rng), int(u(rng) * 3) - 1);
-        c.compute = [=](uint64_t n) { return 5e-6 + per * testing::softMax(double(n), sat); };
-        c.inFixedBytes = u(rng) < 0.5 ? 0 : 1e7 * u(rng);
-        c.overlapInput = u(rng) < 0.5;
-        req.devs.push_back(c);
-      }
-    }
+    PartitionRequest req = randomRequest(rng, iter, 4);
     PartitionResult r = partition(req);
     checkInvariants(req, r);
   }
 }
 
-TEST(Partitioner, DecisionIsFast) {
+// The fast path (pruned trials, fixed-size estimators for 2-4 devices) must take exactly
+// the reference's decisions: same groups, same step count, bit-identical predictions.
+TEST(Partitioner, FastPathEqualsReference) {
+  std::mt19937 rng(7);
+  int splits = 0;
+  for (int iter = 0; iter < 2000; ++iter) {
+    PartitionRequest req = randomRequest(rng, iter, 6);
+    req.maxSteps = iter % 3 == 0 ? 64 : 2048;
+    PartitionResult fast = partition(req), ref = partitionReference(req);
+    ASSERT_EQ(fast.groups, ref.groups) << "request " << iter;
+    EXPECT_EQ(fast.steps, ref.steps) << "request " << iter;
+    EXPECT_EQ(fast.baseDevice, ref.baseDevice);
+    EXPECT_EQ(fast.split, ref.split);
+    EXPECT_EQ(fast.predictedSeconds, ref.predictedSeconds);
+    EXPECT_EQ(fast.deviceSeconds, ref.deviceSeconds);
+    splits += fast.split;
+  }
+  EXPECT_GT(splits, 200);  // the comparison covers real inductions, not only single devices
+}
+
+// Timing is the benchmark's job (tutti_partition_bench); this checks the scenario it times.
+TEST(Partitioner, BenchScenarioWalksFar) {
   auto b = testing::makeBenchScenario(196608, 2048);
-  PartitionResult r;
-  testing::timeDecision(b.req, 5, &r);
-  double us = testing::timeDecision(b.req, 20, &r);
-  std::printf("decision: %.1f us, %u steps, groups %llu/%llu/%llu\n", us, r.steps,
-              (unsigned long long)r.groups[0], (unsigned long long)r.groups[1],
-              (unsigned long long)r.groups[2]);
+  PartitionResult r = partition(b.req);
   checkInvariants(b.req, r);
   EXPECT_TRUE(r.split);
   EXPECT_GT(r.steps, 500u);
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-  EXPECT_LT(us, 2000.0);
-#endif
+  EXPECT_EQ(r.groups, partitionReference(b.req).groups);
 }
 
 TEST(ProfileLadder, FineThenGeometric) {

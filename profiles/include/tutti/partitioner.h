@@ -42,6 +42,9 @@ struct PartitionResult {
 };
 
 PartitionResult partition(const PartitionRequest& req);
+// The same decision without pruning (every trial estimated): the fast path's reference
+// in equivalence tests and benchmarks.
+PartitionResult partitionReference(const PartitionRequest& req);
 
 // Predicted finish time of each device for a given partition (EstAllDevsTime), and the
 // overall time (max + merge cost when split and discontiguous). Exposed for tests and logs.
