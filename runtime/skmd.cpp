@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "icd.h"
 #include "log.h"
+#include "profile_mode.h"
 #include "settings.h"
 #include "skmd_decide.h"
 #include "trace.h"
@@ -50,17 +51,17 @@ struct SkmdLaunch {
   uint64_t tIssue = 0;
 };
 
-namespace {
-
-std::atomic<uint64_t> g_splitLaunches{0};
-
-const cc::KernelInfo *findInfo(const SkmdProgram &sp, int slot, const std::string &name) {
+const cc::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name) {
   auto *r = static_cast<const cc::CompileResult *>(sp.results[slot].get());
   if (!r) return nullptr;
   for (auto &k : r->kernels)
     if (k.name == name) return &k;
   return nullptr;
 }
+
+namespace {
+
+std::atomic<uint64_t> g_splitLaunches{0};
 
 cl_kernel prKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
   auto &v = sp.kernels[ki.name];
@@ -120,6 +121,46 @@ void CL_CALLBACK onPiece(cl_event, cl_int, void *user) {
   if (cmd->skmd->outstanding.fetch_sub(1) == 1) runtime().postCompletion(cmd);
 }
 
+}  // namespace
+
+bool skmdLaunchShape(Command *cmd, size_t wgLimit, cc::NDRange &nd, cc::ScalarArgs &scalars) {
+  nd.work_dim = cmd->dim;
+  for (unsigned d = 0; d < 3; ++d) {
+    nd.global_offset[d] = d < cmd->dim ? cmd->offset[d] : 0;
+    nd.global_size[d] = d < cmd->dim ? cmd->global[d] : 1;
+    nd.local_size[d] = d < cmd->dim && cmd->hasLocal ? cmd->local[d] : 1;
+  }
+  if (!cmd->hasLocal) {
+    if (cmd->kernel->attributes.find("reqd_work_group_size") != std::string::npos) return false;
+    pickLocal(nd, wgLimit);
+  }
+  for (unsigned i = 0; i < cmd->args.size(); ++i)
+    if (cmd->args[i].kind == ArgValue::Bytes)
+      scalars.set(i, cmd->args[i].bytes.data(), cmd->args[i].bytes.size());
+  return true;
+}
+
+bool skmdNeedsMerge(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                    const cc::ScalarArgs &scalars, const std::vector<uint64_t> &groups) {
+  for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
+    auto &a = cmd->args[i];
+    const cc::ArgInfo &ai = info.args[i];
+    if (a.kind != ArgValue::Mem || !a.mem || (!ai.written && !ai.atomic)) continue;
+    if (ai.atomic) return true;
+    std::vector<Range> hulls;
+    uint64_t first = 0;
+    for (uint64_t n : groups) {
+      if (!n) continue;
+      hulls.push_back(clampTo(cc::accessedRange(info, i, cc::AccessMode::Write, nd, scalars, first, n), a.mem));
+      first += n;
+    }
+    if (overlapping(hulls)) return true;
+  }
+  return false;
+}
+
+namespace {
+
 // Plans the split: which devices get which flattened group ranges, and how each
 // buffer argument's bytes come together afterwards. False: run whole.
 bool plan(Runtime &rt, Command *cmd) {
@@ -135,7 +176,7 @@ bool plan(Runtime &rt, Command *cmd) {
   size_t &wgLimit = sp->groupLimit[k->name];
   if (!knowLimit) wgLimit = SIZE_MAX;
   for (size_t s = 0; s < nslots; ++s) {
-    const cc::KernelInfo *ki = findInfo(*sp, int(s), k->name);
+    const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
     if (!ki) continue;
     if (!ki->partitionable) return whole(k, ki->whole_reason), false;
     if (!prKernel(*sp, int(s), *ki) || !k->real[s]) continue;
@@ -151,22 +192,10 @@ bool plan(Runtime &rt, Command *cmd) {
       return whole(k, "image arguments live on one device"), false;
 
   cc::NDRange &nd = L->nd;
-  nd.work_dim = cmd->dim;
-  for (unsigned d = 0; d < 3; ++d) {
-    nd.global_offset[d] = d < cmd->dim ? cmd->offset[d] : 0;
-    nd.global_size[d] = d < cmd->dim ? cmd->global[d] : 1;
-    nd.local_size[d] = d < cmd->dim && cmd->hasLocal ? cmd->local[d] : 1;
-  }
-  if (!cmd->hasLocal) {
-    if (k->attributes.find("reqd_work_group_size") != std::string::npos)
-      return whole(k, "required work-group size without an explicit local size"), false;
-    pickLocal(nd, wgLimit);
-  }
+  if (!skmdLaunchShape(cmd, wgLimit, nd, L->scalars))
+    return whole(k, "required work-group size without an explicit local size"), false;
   uint64_t total = nd.totalGroups();
   if (total < 2) return false;
-  for (unsigned i = 0; i < cmd->args.size(); ++i)
-    if (cmd->args[i].kind == ArgValue::Bytes)
-      L->scalars.set(i, cmd->args[i].bytes.data(), cmd->args[i].bytes.size());
 
   // A written buffer that is reachable through two arguments could not be tracked
   // per argument: keep such launches whole.
@@ -368,6 +397,7 @@ cl_int runMerges(Command *cmd) {
 }  // namespace
 
 bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
+  if (cmd->kind == CmdKind::Kernel && !cmd->skmd && profileLaunch(rt, cmd, out)) return true;
   if (cmd->kind != CmdKind::Kernel || settings().mode != "skmd") return false;
   if (!cmd->skmd && !plan(rt, cmd)) return false;
   SkmdLaunch &L = *cmd->skmd;

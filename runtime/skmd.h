@@ -14,6 +14,12 @@
 
 #include "execute.h"
 
+namespace tutti::compiler {
+struct KernelInfo;
+struct NDRange;
+struct ScalarArgs;
+}  // namespace tutti::compiler
+
 namespace tutti {
 
 // Partition-ready programs of one virtual program, per backing device.
@@ -32,6 +38,19 @@ struct SkmdProgram {
 // Compiles and builds p's partition-ready variants once (runtime lock held).
 SkmdProgram *skmdProgram(_cl_program *p);
 
+// The compiler's analysis of kernel `name` for slot's device (nullptr: none).
+const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);
+// The NDRange a split launch of cmd uses (a local size is picked, up to wgLimit, when the
+// app gave none) and its by-value arguments. False: the kernel requires a work-group size
+// the app did not give.
+bool skmdLaunchShape(Command *cmd, size_t wgLimit, compiler::NDRange &nd,
+                     compiler::ScalarArgs &scalars);
+
+// Whether splitting cmd's launch into these per-slot group counts (pieces in slot order)
+// would need a host merge: global atomics, or pieces whose write ranges overlap.
+bool skmdNeedsMerge(Command *cmd, const compiler::KernelInfo &info, const compiler::NDRange &nd,
+                    const compiler::ScalarArgs &scalars, const std::vector<uint64_t> &groups);
+
 // When cmd should run split, issues it and returns true with the result in `out`;
 // false means run it whole (cmd->slot may then name the device to use).
 bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out);
@@ -39,6 +58,9 @@ bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out);
 void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds);
 // Launches run split so far (for TUTTI_STATS and tests).
 uint64_t skmdSplitLaunches();
+// Split decisions taken on profiled models for every device, and probes sent (TUTTI_STATS).
+uint64_t skmdModelDecisions();
+uint64_t skmdProbes();
 // Completion of a split launch: timing, counters, host merges. Returns the status.
 cl_int collectSkmd(Runtime &rt, Command *cmd);
 

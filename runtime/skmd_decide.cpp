@@ -1,9 +1,16 @@
-// skmd_decide.cpp - split policies (TUTTI_PARTITION) and online calibration samples.
+// skmd_decide.cpp - split policies (TUTTI_PARTITION) over profiled and online-calibrated times.
+//
+// Per kernel and device the compute time comes from the profile database's TimeModel when
+// there is one, else from online samples of this run. A kernel nothing is known about runs
+// whole on the strongest device first; devices still unmeasured get a small probe only when
+// the probe is cheap (big launch, no host merge, little input to copy).
 #include "skmd_decide.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,12 +20,14 @@
 #include "backend.h"
 #include "execute.h"
 #include "log.h"
+#include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
 
 namespace tutti {
 
 namespace cc = tutti::compiler;
+namespace pf = tutti::profiles;
 
 namespace {
 
@@ -26,20 +35,30 @@ struct Sample {
   double items, seconds;  // work-items run, kernel time
 };
 
-// Samples per kernel identity (source, options, name), per backing-device index.
-std::map<std::string, std::map<int, std::vector<Sample>>> g_samples;
-std::set<std::pair<std::string, int>> g_probing;  // probe launched (kernel, device)
+// What is known about one kernel (by identity), per backing-device index.
+struct KernelKnowledge {
+  std::map<int, std::vector<Sample>> online;
+  std::map<int, std::shared_ptr<const pf::TimeModel>> models;  // loaded at first use
+  pf::Features boundFor;                                       // features of `bound`
+  std::map<int, pf::Predictor> bound;
+  std::set<int> probed;
+};
 
-// Every launch in skmd mode has planned through skmdProgram(), which sets the id.
-std::string kernelId(_cl_kernel *k) {
-  return (k->program->skmd ? k->program->skmd->id : std::string()) + '-' + k->name;
-}
+// Online samples arrive from completion callbacks while decisions run under the runtime
+// lock; this lock guards the map for both.
+std::mutex g_mu;
+std::map<std::string, KernelKnowledge> g_known;
+std::atomic<uint64_t> g_modelDecisions{0}, g_probes{0};
+
+constexpr uint64_t kProbeMinGroups = 64;    // smaller launches are never split to measure
+constexpr double kProbeShare = 1.0 / 256;   // a device may be ~300x slower than the best
+constexpr double kProbeInputRatio = 0.25;   // probe input copy vs. the whole kernel's time
 
 int devIndex(Command *cmd, int slot) { return cmd->q->ctx->slots[slot].dev->index; }
 
-// Predicted seconds for n groups on a device, from the largest launch seen there
+// Predicted seconds for n items on a device, from the largest launch seen there
 // (work scales with groups once a device is full; small pieces are the optimistic side).
-bool predict(const std::vector<Sample> &v, double items, double &t) {
+bool predictOnline(const std::vector<Sample> &v, double items, double &t) {
   if (v.empty()) return false;
   const Sample *best = &v.front();
   for (auto &s : v)
@@ -81,10 +100,18 @@ std::vector<double> fixedWeights(Command *cmd, const std::vector<int> &usable, s
   return out;
 }
 
-// Copy bandwidths until measured ones are wired in: pinned PCIe for GPUs (FACTS.md
-// measured 54 GB/s on the H100; half of it is the safe side), a host memcpy into the
-// CPU driver's buffers otherwise.
-void linkModel(BackingDevice *d, profiles::DeviceCost &c) {
+bool hostIsPinned(_cl_context *ctx) {
+  const std::string &mode = settings().pinned;
+  if (mode == "off") return false;
+  for (auto &s : ctx->slots)
+    if (s.dev->isGpu() || mode == "on") return true;
+  return false;
+}
+
+// Copy times: measured ones from the profile database where they exist; otherwise pinned
+// PCIe for GPUs (FACTS.md measured 54 GB/s on the H100; half of it is the safe side) and
+// a host memcpy into the CPU driver's buffers.
+void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c) {
   if (d->isGpu()) {
     c.h2dBandwidth = c.d2hBandwidth = 25e9;
     c.h2dLatency = c.d2hLatency = 15e-6;
@@ -93,27 +120,39 @@ void linkModel(BackingDevice *d, profiles::DeviceCost &c) {
     c.h2dBandwidth = c.d2hBandwidth = 8e9;
     c.h2dLatency = c.d2hLatency = 5e-6;
   }
+  const pf::TransferModel &m = storedTransferModel(deviceIdentity(d));
+  bool pinned = hostIsPinned(ctx);
+  const pf::TransferFit &in = m.get(pf::Direction::H2D, pinned), &out = m.get(pf::Direction::D2H, pinned);
+  if (!in.isDefault) c.h2dBandwidth = in.bandwidth, c.h2dLatency = in.latency;
+  if (!out.isDefault) c.d2hBandwidth = out.bandwidth, c.d2hLatency = out.latency;
+}
+
+double staleFraction(_cl_mem *m, int slot) {
+  BufferStore &st = *rootOf(m)->store;
+  double valid = 0;
+  for (Range p : st.devValid[slot].present(m->range())) valid += double(p.size());
+  return m->size ? 1.0 - valid / double(m->size) : 0;
+}
+
+double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
+  if (!r.known) return double(m->size);
+  return double(std::min<uint64_t>(r.end, m->size) - std::min<uint64_t>(r.begin, m->size));
 }
 
 // Bytes a device must receive for a piece of n groups (fixed part + per group), from
 // the analysed input ranges and what is already valid there; likewise bytes written.
 void bytesModel(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                const cc::ScalarArgs &scalars, int slot, profiles::DeviceCost &c, bool &merged,
+                const cc::ScalarArgs &scalars, int slot, pf::DeviceCost &c, bool &merged,
                 double &mergeBytes) {
   uint64_t total = nd.totalGroups();
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
     auto &a = cmd->args[i];
     if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
     const cc::ArgInfo &ai = info.args[i];
-    BufferStore &st = *rootOf(a.mem)->store;
     auto bytesOf = [&](cc::AccessMode m) {
-      cc::ByteRange r = cc::accessedRange(info, i, m, nd, scalars, 0, total);
-      return r.known ? double(std::min<uint64_t>(r.end, a.mem->size) - std::min<uint64_t>(r.begin, a.mem->size))
-                     : double(a.mem->size);
+      return clampedBytes(cc::accessedRange(info, i, m, nd, scalars, 0, total), a.mem);
     };
-    double valid = 0;
-    for (Range p : st.devValid[slot].present(a.mem->range())) valid += double(p.size());
-    double stale = a.mem->size ? 1.0 - valid / double(a.mem->size) : 0;
+    double stale = staleFraction(a.mem, slot);
     bool partial = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1).known;
     if (ai.read) {
       double b = bytesOf(cc::AccessMode::Read) * stale;
@@ -132,33 +171,123 @@ void bytesModel(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
   }
 }
 
+// Compute time of one device for this launch: a profiled model bound to the launch's
+// features, or the online per-item rate.
+struct DeviceTime {
+  bool known = false, model = false;
+  const pf::Predictor *pred = nullptr;
+  double whole = 0;  // seconds for the whole launch
+  double perGroup = 0;
+};
+
+DeviceTime deviceTime(KernelKnowledge &kk, int dev, uint64_t total, double items) {
+  DeviceTime t;
+  auto b = kk.bound.find(dev);
+  if (b != kk.bound.end()) {
+    t.known = t.model = true;
+    t.pred = &b->second;
+    t.whole = (*t.pred)(total);
+  } else if (predictOnline(kk.online[dev], items, t.whole)) {
+    t.known = true;
+  }
+  t.perGroup = total ? t.whole / double(total) : 0;
+  return t;
+}
+
+// Loads each usable device's model once and binds them to this launch's features.
+void bindModels(Command *cmd, KernelKnowledge &kk, const std::string &id, const cc::KernelInfo &info,
+                const cc::NDRange &nd, const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
+  if (!profileDbEnabled()) return;
+  bool any = false;
+  for (int s : usable) {
+    int dev = devIndex(cmd, s);
+    auto it = kk.models.find(dev);
+    if (it == kk.models.end())
+      it = kk.models.emplace(dev, storedTimeModel(id, deviceIdentity(cmd->q->ctx->slots[s].dev))).first;
+    any |= it->second != nullptr;
+  }
+  if (!any) return;
+  pf::Features f = launchFeatures(cmd, info, nd, scalars);
+  if (f == kk.boundFor && !kk.bound.empty()) return;
+  kk.boundFor = f;
+  kk.bound.clear();
+  for (auto &m : kk.models)
+    if (m.second) kk.bound[m.first] = m.second->bind(f);
+}
+
+// A probe is worth it only when it costs little: no host merge of whole buffers, and the
+// probed devices' inputs cross the link in a fraction of the kernel's time. nullptr: cheap;
+// else why not.
+const char *probeCost(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                      const cc::ScalarArgs &scalars, const std::vector<uint64_t> &groups,
+                      const std::vector<int> &probe, double wholeSeconds) {
+  if (nd.totalGroups() < kProbeMinGroups) return "launch too small";
+  if (skmdNeedsMerge(cmd, info, nd, scalars, groups)) return "outputs would need a host merge";
+  uint64_t first = 0;
+  double copy = 0;
+  for (size_t s = 0; s < groups.size(); ++s) {
+    if (!groups[s]) continue;
+    if (std::find(probe.begin(), probe.end(), int(s)) != probe.end()) {
+      pf::DeviceCost c;
+      linkModel(cmd->q->ctx, cmd->q->ctx->slots[s].dev, c);
+      for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
+        auto &a = cmd->args[i];
+        if (a.kind != ArgValue::Mem || !a.mem || !info.args[i].read) continue;
+        double b = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, first,
+                                                  groups[s]),
+                                a.mem) *
+                   staleFraction(a.mem, int(s));
+        if (b > 0) copy += c.h2dLatency + b / c.h2dBandwidth;
+      }
+    }
+    first += groups[s];
+  }
+  return copy <= kProbeInputRatio * wholeSeconds ? nullptr : "its input copy costs too much";
+}
+
 Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                     const cc::ScalarArgs &scalars, const std::vector<int> &usable,
-                    const std::vector<double> &secs, double items) {
+                    const std::vector<DeviceTime> &times, double items) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
-  profiles::PartitionRequest req;
+  pf::PartitionRequest req;
   req.totalGroups = total;
-  bool merged = false;
+  bool merged = false, allModels = true;
   double mergeBytes = 0;
   for (int s : usable) {
-    profiles::DeviceCost c;
-    double perGroup = secs[s] / double(total);
-    c.compute = [perGroup](uint64_t n) { return perGroup * double(n); };
-    linkModel(cmd->q->ctx->slots[s].dev, c);
+    pf::DeviceCost c;
+    const DeviceTime &t = times[s];
+    if (t.model) {
+      const pf::Predictor *p = t.pred;
+      c.compute = [p](uint64_t n) { return (*p)(n); };
+    } else {
+      double perGroup = t.perGroup;
+      c.compute = [perGroup](uint64_t n) { return perGroup * double(n); };
+      allModels = false;
+    }
+    linkModel(cmd->q->ctx, cmd->q->ctx->slots[s].dev, c);
     bytesModel(cmd, info, nd, scalars, s, c, merged, mergeBytes);
     req.devs.push_back(c);
   }
   req.contiguous = !merged;
   req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / 4e9 : 0;
-  profiles::PartitionResult r = profiles::partition(req);
+  pf::PartitionResult r = pf::partition(req);
+  if (allModels) ++g_modelDecisions;
   Decision d;
   d.groups.assign(nslots, 0);
   for (size_t i = 0; i < usable.size(); ++i) d.groups[usable[i]] = r.groups[i];
-  TUTTI_LOG(Debug, "kernel '%s': %.0f work-items, best single %.3f ms, split %s %.3f ms",
-            cmd->kernel->name.c_str(), items, r.bestSingleSeconds * 1e3, r.split ? "yes" : "no",
-            r.predictedSeconds * 1e3);
+  TUTTI_LOG(Debug, "kernel '%s': %.0f work-items, %s, best single %.3f ms, split %s %.3f ms",
+            cmd->kernel->name.c_str(), items, allModels ? "profiled models" : "online samples",
+            r.bestSingleSeconds * 1e3, r.split ? "yes" : "no", r.predictedSeconds * 1e3);
   return d;
+}
+
+int strongest(Command *cmd, const std::vector<int> &usable) {
+  int best = -1;
+  for (int s : usable)
+    if (best < 0 || cmd->q->ctx->slots[s].dev->strength() > cmd->q->ctx->slots[best].dev->strength())
+      best = s;
+  return best;
 }
 
 }  // namespace
@@ -176,56 +305,76 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
     d.groups = proportional(fixedWeights(cmd, usable, nslots), total);
     return d;
   }
-  auto &per = g_samples[kernelId(cmd->kernel)];
-  std::vector<double> secs(nslots, -1);
+  std::string id = kernelIdentity(cmd->kernel);
+  std::lock_guard<std::mutex> g(g_mu);
+  KernelKnowledge &kk = g_known[id];
+  bindModels(cmd, kk, id, info, nd, scalars, usable);
+  std::vector<DeviceTime> times(nslots);
   std::vector<int> unknown;
   int best = -1;
   for (int s : usable) {
-    double t;
-    if (!predict(per[devIndex(cmd, s)], items, t)) {
-      unknown.push_back(s);
-      continue;
-    }
-    secs[s] = t;
-    if (best < 0 || t < secs[best]) best = s;
+    times[s] = deviceTime(kk, devIndex(cmd, s), total, items);
+    if (!times[s].known) unknown.push_back(s);
+    else if (best < 0 || times[s].whole < times[best].whole) best = s;
   }
   d.groups.assign(nslots, 0);
   if (best < 0) {
-    // Nothing measured yet: the strongest device is the best guess.
-    for (int s : usable)
-      if (best < 0 || cmd->q->ctx->slots[s].dev->strength() > cmd->q->ctx->slots[best].dev->strength())
-        best = s;
-    unknown.erase(std::remove(unknown.begin(), unknown.end(), best), unknown.end());
-  }
-  // Cheap probes: a device never measured for this kernel gets a small share of one
-  // big launch (launches are often all enqueued before the first one finishes).
-  uint64_t share = total / 32;
-  std::vector<int> probe;
-  if (share > 0)
-    for (int s : unknown)
-      if (g_probing.insert({kernelId(cmd->kernel), devIndex(cmd, s)}).second) probe.push_back(s);
-  if (!probe.empty()) {
-    for (int s : probe) d.groups[s] = share;
-    d.groups[best] = total - share * probe.size();
+    d.groups[strongest(cmd, usable)] = total;  // nothing known: calibrate on a real launch
     return d;
   }
-  if (!unknown.empty() || secs[best] < 0) {
-    d.groups[best] = total;  // still measuring: run whole where it is best known
+  if (!unknown.empty()) {
+    // Probe every unmeasured device once, if that is cheap; else keep running whole on the
+    // best measured device (its whole launches keep calibrating it).
+    uint64_t share = std::max<uint64_t>(1, uint64_t(double(total) * kProbeShare));
+    std::vector<int> probe;
+    for (int s : unknown)
+      if (!kk.probed.count(devIndex(cmd, s))) probe.push_back(s);
+    d.groups[best] = total;
+    if (probe.empty() || share * probe.size() >= total) return d;
+    std::vector<uint64_t> trial(nslots, 0);
+    for (int s : probe) trial[s] = share;
+    trial[best] = total - share * probe.size();
+    if (const char *why = probeCost(cmd, info, nd, scalars, trial, probe, times[best].whole)) {
+      TUTTI_LOG(Debug, "kernel '%s': no probe (%s), runs whole", cmd->kernel->name.c_str(), why);
+      return d;
+    }
+    for (int s : probe) kk.probed.insert(devIndex(cmd, s));
+    ++g_probes;
+    d.groups = trial;
     return d;
   }
   if (policy == "linear") {
     std::vector<double> rate(nslots, 0);
-    for (int s : usable) rate[s] = secs[s] > 0 ? 1.0 / secs[s] : 0;
+    for (int s : usable) rate[s] = times[s].whole > 0 ? 1.0 / times[s].whole : 0;
     d.groups = proportional(rate, total);
     return d;
   }
-  return algorithm1(cmd, info, nd, scalars, usable, secs, items);
+  return algorithm1(cmd, info, nd, scalars, usable, times, items);
 }
 
 void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
-  auto &v = g_samples[kernelId(cmd->kernel)][devIndex(cmd, slot)];
-  if (v.size() >= 64) v.erase(v.begin());
-  v.push_back({workItems, seconds});
+  std::string id = kernelIdentity(cmd->kernel);
+  {
+    std::lock_guard<std::mutex> g(g_mu);
+    auto &v = g_known[id].online[devIndex(cmd, slot)];
+    if (v.size() >= 64) v.erase(v.begin());
+    v.push_back({workItems, seconds});
+  }
+  // Also into the database, so the next run starts with a model.
+  SkmdProgram *sp = cmd->kernel->program->skmd.get();
+  if (!sp || !sp->ok || !profileDbEnabled()) return;
+  const cc::KernelInfo *info = skmdKernelInfo(*sp, slot, cmd->kernel->name);
+  auto lim = sp->groupLimit.find(cmd->kernel->name);
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  if (!info || !skmdLaunchShape(cmd, lim == sp->groupLimit.end() ? 0 : lim->second, nd, scalars)) return;
+  double perGroup = double(nd.local_size[0] * nd.local_size[1] * nd.local_size[2]);
+  uint64_t groups = uint64_t(std::llround(workItems / perGroup));
+  if (!groups) return;
+  queueKernelSample(kernelSample(cmd, slot, nd, launchFeatures(cmd, *info, nd, scalars), groups, seconds));
 }
+
+uint64_t skmdModelDecisions() { return g_modelDecisions; }
+uint64_t skmdProbes() { return g_probes; }
 
 }  // namespace tutti

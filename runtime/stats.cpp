@@ -21,7 +21,9 @@ std::string statsReport() {
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces << "\n";
   }
-  if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches() << "\n";
+  if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
+                                    << " model_decisions=" << skmdModelDecisions()
+                                    << " probes=" << skmdProbes() << "\n";
   return o.str();
 }
 

@@ -1,0 +1,215 @@
+// profile_store.cpp - identities, features, the batched database writer and model cache.
+#include "profile_store.h"
+
+#include <condition_variable>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <tutti/compiler.h>
+#include <tutti/profile_db.h>
+
+#include "backend.h"
+#include "log.h"
+#include "settings.h"
+#include "skmd.h"
+
+namespace tutti {
+
+namespace cc = tutti::compiler;
+namespace pf = tutti::profiles;
+
+namespace {
+
+// Samples wait here until a batch is worth a transaction. Allocated once and never freed:
+// the writer thread may still hold it while the process runs its exit handlers.
+struct Writer {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<pf::KernelSample> kernels;
+  std::vector<pf::TransferSample> transfers;
+  pf::ProfileDB db;
+  bool tried = false, ok = false, threadUp = false;
+};
+
+constexpr size_t kBatch = 64;
+
+Writer &writer() {
+  static Writer *w = new Writer;
+  return *w;
+}
+
+// Opens the database once (caller holds w.mu).
+bool openLocked(Writer &w) {
+  if (w.tried) return w.ok;
+  w.tried = true;
+  const std::string &setting = settings().profile_db;
+  if (setting == "off") return false;
+  std::string path = setting.empty() ? pf::defaultDbPath() : setting;
+  w.ok = w.db.open(path);
+  if (!w.ok)
+    TUTTI_LOG(Warn, "profile database %s: %s (profiles are neither read nor stored)", path.c_str(),
+              w.db.lastError().c_str());
+  else
+    std::atexit(flushProfileSamples);
+  return w.ok;
+}
+
+void writeBatch(Writer &w) {
+  std::vector<pf::KernelSample> ks;
+  std::vector<pf::TransferSample> ts;
+  {
+    std::lock_guard<std::mutex> g(w.mu);
+    ks.swap(w.kernels);
+    ts.swap(w.transfers);
+  }
+  if (!ks.empty() && !w.db.addKernelSamples(ks))
+    TUTTI_LOG(Warn, "profile database: %zu kernel samples lost: %s", ks.size(), w.db.lastError().c_str());
+  if (!ts.empty() && !w.db.addTransferSamples(ts))
+    TUTTI_LOG(Warn, "profile database: %zu transfer samples lost: %s", ts.size(), w.db.lastError().c_str());
+}
+
+// Completion callbacks queue samples; SQLite runs here, off the launch path.
+void writerLoop() {
+  Writer &w = writer();
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> g(w.mu);
+      w.cv.wait(g, [&] { return w.kernels.size() >= kBatch; });
+    }
+    writeBatch(w);
+  }
+}
+
+std::string scalarName(unsigned i) { return "arg" + std::to_string(i); }
+
+}  // namespace
+
+std::string kernelIdentity(_cl_kernel *k) {
+  return (k->program->skmd ? k->program->skmd->id : std::string()) + '-' + k->name;
+}
+
+std::string deviceIdentity(const BackingDevice *d) {
+  std::string id = d->name + " | " + d->driverVersion + " | " + d->platformName;
+  int same = 0;
+  for (BackingDevice *o : backend().devices()) {
+    if (o == d) break;
+    if (o->name == d->name && o->driverVersion == d->driverVersion && o->platformName == d->platformName)
+      ++same;
+  }
+  return same ? id + " #" + std::to_string(same) : id;
+}
+
+pf::Features launchFeatures(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                            const cc::ScalarArgs &scalars) {
+  pf::Features f;
+  double items = 1;
+  for (unsigned d = 0; d < 3; ++d) items *= double(nd.global_size[d]);
+  f["items"] = items;
+  for (unsigned i = 0; i < cmd->args.size(); ++i) {
+    const ArgValue &a = cmd->args[i];
+    if (a.kind == ArgValue::Mem && a.mem) f[scalarName(i) + ".bytes"] = double(a.mem->size);
+    if (a.kind != ArgValue::Bytes || i >= info.args.size() || i >= scalars.bits.size()) continue;
+    const cc::ArgInfo &ai = info.args[i];
+    // Integers only: loop bounds and sizes; a float's bits say nothing about the work.
+    bool integer = ai.kind == cc::ArgKind::Scalar && ai.scalar_size <= 8 &&
+                   ai.type_name.find("float") == std::string::npos &&
+                   ai.type_name.find("double") == std::string::npos &&
+                   ai.type_name.find("half") == std::string::npos &&
+                   ai.type_name.find("struct") == std::string::npos;
+    if (!integer) continue;
+    uint64_t v = scalars.bits[i];
+    if (!ai.is_unsigned && ai.scalar_size < 8 && ai.scalar_size > 0 &&
+        (v >> (8 * ai.scalar_size - 1) & 1))
+      continue;  // negative: not a size
+    f[scalarName(i)] = double(v);
+  }
+  if (auto c = cc::costPerWorkItem(info, nd, scalars)) f["cost"] = *c;
+  return f;
+}
+
+pf::KernelSample kernelSample(Command *cmd, int slot, const cc::NDRange &nd,
+                              const pf::Features &f, uint64_t groups, double seconds) {
+  pf::KernelSample s;
+  s.kernelId = kernelIdentity(cmd->kernel);
+  s.kernelName = cmd->kernel->name;
+  s.deviceId = deviceIdentity(cmd->q->ctx->slots[slot].dev);
+  s.workDim = nd.work_dim;
+  for (unsigned d = 0; d < 3; ++d) s.global[d] = nd.global_size[d], s.local[d] = nd.local_size[d];
+  s.totalGroups = nd.totalGroups();
+  s.groups = groups;
+  s.features = f;
+  s.seconds = seconds;
+  return s;
+}
+
+bool profileDbEnabled() {
+  Writer &w = writer();
+  std::lock_guard<std::mutex> g(w.mu);
+  return openLocked(w);
+}
+
+void queueKernelSample(pf::KernelSample s) {
+  Writer &w = writer();
+  std::lock_guard<std::mutex> g(w.mu);
+  if (!openLocked(w)) return;
+  w.kernels.push_back(std::move(s));
+  if (!w.threadUp) {
+    w.threadUp = true;
+    std::thread(writerLoop).detach();
+  }
+  if (w.kernels.size() >= kBatch) w.cv.notify_one();
+}
+
+void queueTransferSample(pf::TransferSample s) {
+  Writer &w = writer();
+  std::lock_guard<std::mutex> g(w.mu);
+  if (openLocked(w)) w.transfers.push_back(std::move(s));
+}
+
+void flushProfileSamples() {
+  Writer &w = writer();
+  {
+    std::lock_guard<std::mutex> g(w.mu);
+    if (!w.ok) return;
+  }
+  writeBatch(w);
+}
+
+size_t storedTransferSamples(const std::string &deviceId) {
+  if (!profileDbEnabled()) return 0;
+  return writer().db.transferSamples(deviceId).size();
+}
+
+std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId,
+                                                     const std::string &deviceId) {
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<const pf::TimeModel>> cache;
+  auto key = std::make_pair(kernelId, deviceId);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  std::shared_ptr<const pf::TimeModel> m;
+  if (profileDbEnabled()) {
+    auto samples = writer().db.kernelSamples(kernelId, deviceId);
+    if (!samples.empty()) {
+      m = std::make_shared<pf::TimeModel>(pf::TimeModel::fit(samples));
+      TUTTI_LOG(Debug, "profile model for %s on %s: %s", kernelId.c_str(), deviceId.c_str(),
+                m->describe().c_str());
+      if (!m->valid()) m.reset();
+    }
+  }
+  cache[key] = m;
+  return m;
+}
+
+const pf::TransferModel &storedTransferModel(const std::string &deviceId) {
+  static std::map<std::string, pf::TransferModel> cache;
+  auto it = cache.find(deviceId);
+  if (it != cache.end()) return it->second;
+  pf::TransferModel m;
+  if (profileDbEnabled()) m = pf::TransferModel::fit(writer().db.transferSamples(deviceId), deviceId);
+  return cache.emplace(deviceId, m).first->second;
+}
+
+}  // namespace tutti
