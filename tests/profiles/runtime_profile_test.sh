@@ -1,0 +1,61 @@
+#!/bin/sh
+# runtime_profile_test.sh: profiling mode fills a database that TUTTI_PARTITION=auto then
+# decides with; with no profile, kernels whose outputs need a host merge are never probed.
+# Usage: runtime_profile_test.sh LIBTUTTI TUTTI_PROFILE VECTORADD MATRIXMUL HISTOGRAMATOMIC
+set -eu
+lib=$1 tool=$2 vadd=$3 matmul=$4 hist=$5
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export POCL_DEVICES="pthread basic"
+unset TUTTI_MODE TUTTI_PARTITION TUTTI_PROFILE TUTTI_PROFILE_DB TUTTI_LOG
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# tutti DB [VAR=value...] APP ARGS...: the app under Tutti with that database; output in $out.
+tutti() {
+  db=$1
+  shift
+  out=$(env LD_PRELOAD="$lib" TUTTI_PROFILE_DB="$db" TUTTI_STATS=1 "$@" 2>&1) || fail "exit status: $* $out"
+  echo "$out" | grep -q "^PASS" || fail "app did not pass: $* $out"
+}
+
+# 1. Profiling mode, through the tool (1-D app) and the variable (2-D app).
+db=$dir/p.sqlite
+out=$(TUTTI_LIB=$lib "$tool" --db "$db" run -- "$vadd" --size tiny 2>&1) || fail "tutti-profile run: $out"
+echo "$out" | grep -q "^PASS" || fail "profiled VectorAdd did not pass: $out"
+tutti "$db" TUTTI_PROFILE=1 "$matmul" --size tiny
+list=$("$tool" --db "$db" list)
+echo "$list"
+for k in vectorAdd matrixMul; do
+  for d in pthread basic; do
+    echo "$list" | grep -Eq "^$k .*$d-.* [0-9]+  (regression|nearest)" || fail "no $k model on $d"
+  done
+done
+for d in pthread basic; do
+  for t in "h2d pinned" "h2d pageable" "d2h pinned" "d2h pageable"; do
+    echo "$list" | grep "^$d-" | grep -q "$t: [0-9.]* GB/s + [0-9.]* us (4 samples)" || fail "no $t transfers on $d"
+  done
+done
+
+# 2. The models decide SKMD launches (and the results stay right).
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 3
+echo "$out" | grep "split_launches"
+echo "$out" | grep -q "model_decisions=3 " || fail "VectorAdd: launches not decided on profiled models"
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$matmul" --size tiny
+echo "$out" | grep -Eq "model_decisions=[1-9]" || fail "MatrixMultiplication: no profiled decision"
+
+# 3. Empty database: the first run calibrates whole launches only; the second knows the
+# best device and probes the other one only where no merge is needed.
+for app in hist vadd; do
+  db=$dir/empty-$app.sqlite
+  eval exe=\$$app
+  tutti "$db" TUTTI_MODE=skmd "$exe" --size small --repeat 2
+  echo "$out" | grep -q "probes=0$" || fail "$app: probe before anything was measured"
+  tutti "$db" TUTTI_MODE=skmd TUTTI_LOG=debug "$exe" --size small --repeat 2
+  echo "$out" | grep -E "split_launches|no probe" | sort | uniq -c
+  if [ $app = hist ]; then
+    echo "$out" | grep -q "probes=0$" || fail "HistogramAtomic (atomic output) was probed"
+    echo "$out" | grep -q "no probe (outputs would need a host merge)" || fail "merge not detected"
+  else
+    echo "$out" | grep -q "probes=1$" || fail "VectorAdd (disjoint outputs) was not probed"
+  fi
+done
+echo "runtime profile test passed"
