@@ -258,8 +258,7 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
     pf::DeviceCost c;
     const DeviceTime &t = times[s];
     if (t.model) {
-      const pf::Predictor *p = t.pred;
-      c.compute = [p](uint64_t n) { return (*p)(n); };
+      c.model = t.pred;
     } else {
       double perGroup = t.perGroup;
       c.compute = [perGroup](uint64_t n) { return perGroup * double(n); };

@@ -11,6 +11,13 @@
 namespace tutti::profiles {
 namespace {
 
+// Per-device loops of the fixed-size estimators unroll completely (GCC does not at -O2).
+#if defined(__GNUC__) && !defined(__clang__)
+#define TUTTI_UNROLL _Pragma("GCC unroll 4")
+#else
+#define TUTTI_UNROLL
+#endif
+
 // EstAllDevsTime given each device's compute time. Everything that does not depend on the
 // partition (per-byte times, bus slots) is prepared once into flat arrays, and the loops
 // select instead of branching where they can: the induction loop calls this twice per
@@ -41,17 +48,16 @@ class Estimator {
       }
       dev_.push_back(p);
     }
-    // Input slots: one per bus, then one private slot per device without a bus, so every
-    // device accumulates into some slot (a private one only ever holds its own copy).
+    before_.assign(k_ * k_, 0.0);
     for (size_t d = 0; d < k_; ++d)
-      dev_[d].inSlot = dev_[d].bus >= 0 ? static_cast<size_t>(dev_[d].bus) : ids.size() + d;
-    busIn_.resize(ids.size() + k_);
+      for (size_t e = 0; e < d; ++e)
+        if (dev_[d].bus >= 0 && dev_[e].bus == dev_[d].bus) before_[d * k_ + e] = 1.0;
     busOut_.resize(ids.size());
     std::vector<int> members(ids.size(), 0);
     for (const auto& p : dev_)
       if (p.bus >= 0 && ++members[static_cast<size_t>(p.bus)] > 1) sharedBus_ = true;
     for (auto& p : dev_) p.queuesOut = sharedBus_ && p.bus >= 0;
-    inEnd_.resize(k_);
+    t_.resize(k_);
     cEnd_.resize(k_);
     order_.resize(k_);
   }
@@ -68,58 +74,110 @@ class Estimator {
 
   // Overall seconds; per-device finish times into fin (size k) if given.
   double run(const uint64_t* p, const double* comp, double* fin) {
+    const size_t k = count();
+    // Scratch in registers/stack for fixed sizes (no stores reloaded through memory).
+    constexpr size_t kLocal = K ? K : 1;
+    double tl[kLocal], cl[kLocal];
+    size_t ol[kLocal];
+    double* t = K ? tl : t_.data();
+    double* cEnd = K ? cl : cEnd_.data();
+    size_t* order = K ? ol : order_.data();
     // Inputs: a shared bus carries one copy at a time (device index order); a device whose
-    // input does not overlap holds every device's compute back until it has landed.
-    double* bus = busIn_.data();
-    for (size_t b = 0; b < busIn_.size(); ++b) bus[b] = 0;  // a few slots: no memset call
+    // input does not overlap holds every device's compute back until it has landed. A
+    // device's input lands after the copies of the bus members before it: the sum runs in
+    // index order over 0/1 masks, so it adds exactly what a running bus total would.
     double barrier = 0;
     int active = 0;
-    for (size_t d = 0; d < count(); ++d) {
+    TUTTI_UNROLL
+    for (size_t d = 0; d < k; ++d) {
       const Prep& c = dev_[d];
       bool on = p[d] != 0;
-      double t = on ? c.in.seconds(p[d]) : 0.0;
-      double acc = bus[c.inSlot] + t;  // + 0 leaves the slot as it was
-      bus[c.inSlot] = acc;
-      double end = t > 0 ? acc : 0.0;
-      inEnd_[d] = end;
-      barrier = std::max(barrier, c.blocking && t > 0 ? end : 0.0);
+      t[d] = on ? c.in.seconds(p[d]) : 0.0;
+      double acc = 0;
+      const double* m = &before_[d * k];
+      TUTTI_UNROLL
+      for (size_t e = 0; e < d; ++e) acc += m[e] * t[e];
+      acc += t[d];
+      double end = t[d] > 0 ? acc : 0.0;
+      cEnd[d] = end;
+      barrier = std::max(barrier, c.blocking && t[d] > 0 ? end : 0.0);
       active += on;
     }
     size_t n = 0;
-    for (size_t d = 0; d < count(); ++d) {
-      cEnd_[d] = std::max(inEnd_[d], barrier) + comp[d];
-      order_[n] = d;
+    TUTTI_UNROLL
+    for (size_t d = 0; d < k; ++d) {
+      cEnd[d] = std::max(cEnd[d], barrier) + comp[d];
+      order[n] = d;
       n += p[d] != 0;
     }
-    // Outputs leave in the order kernels finish; on a shared bus they queue. Without a
-    // shared bus the order does not matter, so skip the sort.
-    if (sharedBus_) {
-      for (double& b : busOut_) b = 0;
-      for (size_t i = 1; i < n; ++i)
-        for (size_t j = i; j > 0 && cEnd_[order_[j]] < cEnd_[order_[j - 1]]; --j)
-          std::swap(order_[j], order_[j - 1]);
+    if (fin) {
+      TUTTI_UNROLL
+      for (size_t d = 0; d < k; ++d) fin[d] = 0;
     }
     double overall = 0;
-    if (fin)
-        for (size_t d = 0; d < count(); ++d) fin[d] = 0;
-    for (size_t j = 0; j < n; ++j) {
-      size_t d = order_[j];
-      const Prep& c = dev_[d];
-      double t = c.out.seconds(p[d]);
-      double end = cEnd_[d] + t;
-      if (c.queuesOut && t > 0) {
-        double& free = busOut_[static_cast<size_t>(c.bus)];
-        end = std::max(cEnd_[d], free) + t;
-        free = end;
+    if (!sharedBus_) {  // no queue: every output leaves when its kernel ends
+      for (size_t j = 0; j < n; ++j) {
+        size_t d = order[j];
+        double end = cEnd[d] + dev_[d].out.seconds(p[d]);
+        if (fin) fin[d] = end;
+        overall = std::max(overall, end);
       }
-      if (fin) fin[d] = end;
-      overall = std::max(overall, end);
+    } else {
+      // Outputs leave in the order kernels finish and queue on their bus.
+      for (double& b : busOut_) b = 0;
+      sortByEnd(order, n, cEnd, p);
+      for (size_t j = 0; j < n; ++j) {
+        size_t d = order[j];
+        const Prep& c = dev_[d];
+        double to = c.out.seconds(p[d]);
+        double end = cEnd[d] + to;
+        if (c.queuesOut && to > 0) {
+          double& free = busOut_[static_cast<size_t>(c.bus)];
+          end = std::max(cEnd[d], free) + to;
+          free = end;
+        }
+        if (fin) fin[d] = end;
+        overall = std::max(overall, end);
+      }
     }
     if (active > 1 && !req_.contiguous) overall += req_.mergeSeconds;
     return overall;
   }
 
  private:
+  // Active devices (the first n of order, in index order) by kernel end, ties by index:
+  // the order a stable sort gives. Fixed sizes use a branch-free sorting network (keys
+  // with the index as tie-break are distinct, so any correct sort agrees); whether one
+  // device's kernel ends before another's is a coin flip near balance, and mispredicted
+  // branches of an insertion sort cost more than the whole network.
+  void sortByEnd(size_t* order, size_t n, const double* cEnd, const uint64_t* p) const {
+    if (K == 0 || K > 4) {
+      for (size_t i = 1; i < n; ++i)
+        for (size_t j = i; j > 0 && cEnd[order[j]] < cEnd[order[j - 1]]; --j)
+          std::swap(order[j], order[j - 1]);
+      return;
+    }
+    constexpr size_t kLocal = K ? K : 1;
+    double key[kLocal];
+    for (size_t d = 0; d < K; ++d) {
+      order[d] = d;
+      key[d] = p[d] ? cEnd[d] : std::numeric_limits<double>::infinity();  // idle ones last
+    }
+    auto cx = [&](size_t i, size_t j) {
+      size_t a = order[i], b = order[j];
+      bool swap = key[b] < key[a] || (key[b] == key[a] && b < a);
+      order[i] = swap ? b : a;
+      order[j] = swap ? a : b;
+    };
+    if (K == 2) {
+      cx(0, 1);
+    } else if (K == 3) {
+      cx(0, 1), cx(1, 2), cx(0, 1);
+    } else {
+      cx(0, 1), cx(2, 3), cx(0, 2), cx(1, 3), cx(1, 2);
+    }
+  }
+
   struct Link {
     double base, perGroup;  // latency + fixed bytes / bw, bytes per group / bw
     // Group counts stay far below 2^63: the signed conversion is one instruction, the
@@ -129,24 +187,45 @@ class Estimator {
   struct Prep {
     Link in, out;
     bool blocking;
-    int bus;        // dense index, -1 for an own link
+    int bus;         // dense index, -1 for an own link
     bool queuesOut;  // on a bus some other device shares: outputs wait for it
-    size_t inSlot;  // busIn_ index: the bus, or a private slot
   };
 
   const PartitionRequest& req_;
   size_t k_;
   std::vector<Prep> dev_;
   bool sharedBus_ = false;
-  std::vector<double> busIn_, busOut_, inEnd_, cEnd_;
+  std::vector<double> before_;  // [d * k + e] = 1 if e < d shares d's bus, else 0
+  std::vector<double> busOut_, t_, cEnd_;
   std::vector<size_t> order_;
 };
 
 double computeSeconds(const DeviceCost& c, uint64_t n) {
-  if (n == 0 || !c.compute) return 0;
-  double t = c.compute(n);
+  if (n == 0 || (!c.model && !c.compute)) return 0;
+  double t = c.model ? (*c.model)(n) : c.compute(n);
   return std::isfinite(t) && t > 0 ? t : 0.0;
 }
+
+// Predictions of one device at n, n + step, n + 2 step, ...: the values the induction asks
+// for next, computed together. Same function, same arguments: the same values as one by one.
+class Lookahead {
+ public:
+  double at(const DeviceCost& c, uint64_t n, int64_t step, uint64_t total) {
+    for (int j = 0; j < kAhead; ++j)
+      if (n_[j] == n) return v_[j];
+    for (int j = 0; j < kAhead; ++j) {
+      int64_t m = static_cast<int64_t>(n) + j * step;
+      n_[j] = m >= 0 && static_cast<uint64_t>(m) <= total ? static_cast<uint64_t>(m) : UINT64_MAX;
+      v_[j] = n_[j] == UINT64_MAX ? 0.0 : computeSeconds(c, n_[j]);
+    }
+    return v_[0];
+  }
+
+ private:
+  static constexpr int kAhead = 4;
+  uint64_t n_[kAhead] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  double v_[kAhead] = {};
+};
 
 // floor(total * w / sum) each, the remainder to the largest fractional parts, so the counts
 // always sum to total.
@@ -284,27 +363,14 @@ PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
   p = r.groups;
   for (size_t d = 0; d < k; ++d) comp[d] = computeSeconds(req.devs[d], p[d]);
   double prev = best;
-  // One-entry memo per device: the trial a device was not picked for recurs next step.
-  std::vector<uint64_t> memoN(k, UINT64_MAX);
-  std::vector<double> memoT(k, 0);
+  // Each device's trials walk one way in steps of the granularity (the base down, the
+  // others up), so predictions are made a few steps ahead at once: independent
+  // evaluations overlap in the CPU, where one at a time each waits for the last.
+  std::vector<Lookahead> ahead(k);
   auto compAt = [&](size_t d, uint64_t n) {
-    if (memoN[d] != n) {
-      memoN[d] = n;
-      memoT[d] = computeSeconds(req.devs[d], n);
-    }
-    return memoT[d];
+    return ahead[d].at(req.devs[d], n, d == base ? -static_cast<int64_t>(gran) : static_cast<int64_t>(gran), total);
   };
-  uint64_t baseMemoN[2] = {UINT64_MAX, UINT64_MAX};
-  double baseMemoT[2] = {0, 0};
-  auto baseAt = [&](uint64_t n) {  // base shrinks by one of at most two trial sizes a step
-    for (int s = 0; s < 2; ++s)
-      if (baseMemoN[s] == n) return baseMemoT[s];
-    baseMemoN[1] = baseMemoN[0];
-    baseMemoT[1] = baseMemoT[0];
-    baseMemoN[0] = n;
-    baseMemoT[0] = computeSeconds(req.devs[base], n);
-    return baseMemoT[0];
-  };
+  auto baseAt = [&](uint64_t n) { return compAt(base, n); };
 
   int tolerate = 0;
   uint64_t offloaded = 1;

@@ -354,17 +354,7 @@ Predictor TimeModel::bind(const Features& f) const {
   return p;
 }
 
-double Predictor::raw(uint64_t groups) const {
-  if (!valid_) return 0;
-  double x = static_cast<double>(static_cast<int64_t>(groups));  // one instruction, same value
-  if (!table_.empty()) return interpolateProfile(table_, x);
-  double y = intercept_;
-  for (int i = 0; i < nTerms_; ++i) {
-    const Bound& t = terms_[static_cast<size_t>(i)];
-    y += t.coef * groupPart(t.shape, t.a, t.b, x);
-  }
-  return y;
-}
+double Predictor::tableRaw(double x) const { return interpolateProfile(table_, x); }
 
 std::string TimeModel::describe() const {
   char buf[128];

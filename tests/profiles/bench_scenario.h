@@ -13,6 +13,7 @@ namespace tutti::profiles::testing {
 struct BenchScenario {
   PartitionRequest req;
   std::vector<TimeModel> models;
+  std::vector<Predictor> bound;  // what the runtime hands the partitioner (DeviceCost::model)
 };
 
 // Two GPUs on one PCIe bus and a CPU; balanced enough that the induction walks far.
@@ -30,9 +31,10 @@ inline BenchScenario makeBenchScenario(uint64_t total, uint32_t maxSteps) {
   }
   b.req.totalGroups = total;
   b.req.maxSteps = maxSteps;
+  b.bound.reserve(3);  // DeviceCost::model points into it
   for (int d = 0; d < 3; ++d) {
     DeviceCost c;
-    c.compute = b.models[static_cast<size_t>(d)].bind(f);
+    b.bound.push_back(b.models[static_cast<size_t>(d)].bind(f));
     if (d < 2) {
       c.inBytesPerGroup = 64;  // compute-heavy: little data per group
       c.outBytesPerGroup = 32;
@@ -42,6 +44,7 @@ inline BenchScenario makeBenchScenario(uint64_t total, uint32_t maxSteps) {
     } else {
       c.zeroTransfer = true;
     }
+    c.model = &b.bound.back();
     b.req.devs.push_back(c);
   }
   return b;

@@ -6,10 +6,13 @@
 #include <functional>
 #include <vector>
 
+#include "tutti/time_model.h"
+
 namespace tutti::profiles {
 
 struct DeviceCost {
   std::function<double(uint64_t groups)> compute;  // predicted kernel seconds for n groups
+  const Predictor* model = nullptr;  // if set, used instead of compute (inlined: no call)
   double inFixedBytes = 0, inBytesPerGroup = 0;    // host->device bytes for n groups
   double outFixedBytes = 0, outBytesPerGroup = 0;  // device->host bytes back
   double h2dBandwidth = 25e9, h2dLatency = 10e-6;

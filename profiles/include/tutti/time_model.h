@@ -43,6 +43,35 @@ struct FitOptions {
   double minAbsImprovement = 0.002;  // ...and by >= 0.2 percentage points
 };
 
+// atan with |error| < 1e-5 rad, ~5x faster than std::atan; fitting and prediction both use it.
+// Inline (with groupPart) because the partitioner evaluates models thousands of times per
+// decision.
+inline double fastAtan(double z) {
+  // Minimax polynomial on [-1, 1] (max error ~1e-5 rad); atan(z) = pi/2 - atan(1/z) outside.
+  constexpr double kHalfPi = 1.5707963267948966;
+  double az = z < 0 ? -z : z;
+  bool inv = az > 1.0;
+  double t = inv ? 1.0 / az : az;
+  double t2 = t * t;
+  double p = t * (0.99997726 +
+                  t2 * (-0.33262347 + t2 * (0.19354346 + t2 * (-0.11643287 +
+                                                              t2 * (0.05265332 + t2 * -0.01172120)))));
+  if (inv) p = kHalfPi - p;
+  return z < 0 ? -p : p;
+}
+
+// Evaluates x-dependent part of a term shape (shared by fitting and prediction).
+inline double groupPart(GroupShape s, double a, double b, double x) {
+  constexpr double kInvPi = 0.3183098861837907;
+  switch (s) {
+    case GroupShape::Const: return 1.0;
+    case GroupShape::Linear: return x;
+    case GroupShape::Ramp: return x * (fastAtan(a * (x - b)) * kInvPi + 0.5);
+    case GroupShape::Hinge: return (x - b) * (fastAtan(a * (x - b)) * kInvPi + 0.5);
+  }
+  return 0;
+}
+
 // A model bound to one set of features: only the x-dependent parts are left, so a call is a
 // few fast atans (the partitioner calls it thousands of times per decision).
 class Predictor {
@@ -51,11 +80,23 @@ class Predictor {
     double y = raw(groups);
     return y > 0 ? y : 0.0;
   }
-  double raw(uint64_t groups) const;  // unclamped (model checks use it)
+  // Unclamped (model checks use it). Inline: the partitioner calls it in its inner loop.
+  double raw(uint64_t groups) const {
+    if (!valid_) return 0;
+    double x = static_cast<double>(static_cast<int64_t>(groups));  // one instruction, same value
+    if (!table_.empty()) return tableRaw(x);
+    double y = intercept_;
+    for (int i = 0; i < nTerms_; ++i) {
+      const Bound& t = terms_[static_cast<size_t>(i)];
+      y += t.coef * groupPart(t.shape, t.a, t.b, x);
+    }
+    return y;
+  }
   bool valid() const { return valid_; }
 
  private:
   friend class TimeModel;
+  double tableRaw(double x) const;  // nearest-profile fallback
   struct Bound {
     GroupShape shape;
     double a, b, coef;
@@ -96,34 +137,5 @@ class TimeModel {
   double cvError_ = 0, trainError_ = 0;
   std::vector<KernelSample> samples_;  // kept for the nearest-profile fallback only
 };
-
-// atan with |error| < 1e-5 rad, ~5x faster than std::atan; fitting and prediction both use it.
-// Inline (with groupPart) because the partitioner evaluates models thousands of times per
-// decision.
-inline double fastAtan(double z) {
-  // Minimax polynomial on [-1, 1] (max error ~1e-5 rad); atan(z) = pi/2 - atan(1/z) outside.
-  constexpr double kHalfPi = 1.5707963267948966;
-  double az = z < 0 ? -z : z;
-  bool inv = az > 1.0;
-  double t = inv ? 1.0 / az : az;
-  double t2 = t * t;
-  double p = t * (0.99997726 +
-                  t2 * (-0.33262347 + t2 * (0.19354346 + t2 * (-0.11643287 +
-                                                              t2 * (0.05265332 + t2 * -0.01172120)))));
-  if (inv) p = kHalfPi - p;
-  return z < 0 ? -p : p;
-}
-
-// Evaluates x-dependent part of a term shape (shared by fitting and prediction).
-inline double groupPart(GroupShape s, double a, double b, double x) {
-  constexpr double kInvPi = 0.3183098861837907;
-  switch (s) {
-    case GroupShape::Const: return 1.0;
-    case GroupShape::Linear: return x;
-    case GroupShape::Ramp: return x * (fastAtan(a * (x - b)) * kInvPi + 0.5);
-    case GroupShape::Hinge: return (x - b) * (fastAtan(a * (x - b)) * kInvPi + 0.5);
-  }
-  return 0;
-}
 
 }  // namespace tutti::profiles
