@@ -42,6 +42,7 @@ struct KernelKnowledge {
   pf::Features boundFor;                                       // features of `bound`
   std::map<int, pf::Predictor> bound;
   std::set<int> probed;
+  std::map<int, int> stored;  // online samples queued for the database, per device
 };
 
 // Online samples arrive from completion callbacks while decisions run under the runtime
@@ -53,6 +54,7 @@ std::atomic<uint64_t> g_modelDecisions{0}, g_probes{0};
 constexpr uint64_t kProbeMinGroups = 64;    // smaller launches are never split to measure
 constexpr double kProbeShare = 1.0 / 256;   // a device may be ~300x slower than the best
 constexpr double kProbeInputRatio = 0.25;   // probe input copy vs. the whole kernel's time
+constexpr int kStoredPerRun = 64;           // online samples per kernel and device a run stores
 
 int devIndex(Command *cmd, int slot) { return cmd->q->ctx->slots[slot].dev->index; }
 
@@ -355,9 +357,12 @@ void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
   std::string id = kernelIdentity(cmd->kernel);
   {
     std::lock_guard<std::mutex> g(g_mu);
-    auto &v = g_known[id].online[devIndex(cmd, slot)];
+    KernelKnowledge &kk = g_known[id];
+    auto &v = kk.online[devIndex(cmd, slot)];
     if (v.size() >= 64) v.erase(v.begin());
     v.push_back({workItems, seconds});
+    // A long run repeats the same launches: the first ones say what the next run needs.
+    if (++kk.stored[devIndex(cmd, slot)] > kStoredPerRun) return;
   }
   // Also into the database, so the next run starts with a model.
   SkmdProgram *sp = cmd->kernel->program->skmd.get();

@@ -38,7 +38,8 @@ done
 # 2. The models decide SKMD launches (and the results stay right).
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 3
 echo "$out" | grep "split_launches"
-echo "$out" | grep -q "model_decisions=3 " || fail "VectorAdd: launches not decided on profiled models"
+# A launch that waits for copies is decided again when it is issued again: at least 3.
+echo "$out" | grep -Eq "model_decisions=([3-9]|[1-9][0-9]+) " || fail "VectorAdd: launches not decided on profiled models"
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$matmul" --size tiny
 echo "$out" | grep -Eq "model_decisions=[1-9]" || fail "MatrixMultiplication: no profiled decision"
 
