@@ -30,6 +30,7 @@ struct Bench {
   cl_kernel k = nullptr;
   std::vector<cl_mem> scratch;
   cl_uint nargs = 0;
+  double lastSeconds = 0;  // of the last rung
   Bench() = default;
   Bench(const Bench &) = delete;
   ~Bench() {
@@ -95,12 +96,20 @@ double runGroups(Bench &b, const cc::NDRange &nd, uint64_t n) {
   return secs;
 }
 
+// A rung slower than this ends the ladder once enough rungs are in: on a device 100x
+// slower than the best, the top of a thesis-size ladder would otherwise take minutes, and
+// the model's growth terms extrapolate from the rungs below.
+constexpr double kSlowRung = 1.0;
+constexpr size_t kEnoughRungs = 8;
+
 // The ladder on one device; one sample per rung (best of two for short rungs).
 size_t ladderOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const pf::Features &f) {
   runGroups(b, nd, 1);  // first launch pays for the driver's JIT and buffer placement
   size_t n = 0;
   for (uint64_t g : pf::profileLadder(nd.totalGroups())) {
+    if (n >= kEnoughRungs && b.lastSeconds > kSlowRung) break;
     double s = runGroups(b, nd, g);
+    b.lastSeconds = s;
     if (s >= 0 && s < 10e-3) {
       double again = runGroups(b, nd, g);
       if (again >= 0) s = std::min(s, again);
