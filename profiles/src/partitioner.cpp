@@ -295,9 +295,9 @@ double estimatePartition(const PartitionRequest& req, const std::vector<uint64_t
 
 namespace {
 
-// Algorithm 1 with or without pruning. Pruned trials are exactly those whose lower bound
-// (ownChain of the two devices that change) already reaches the time to beat; such a trial
-// can never be a candidate, so both variants take the same decisions.
+// Algorithm 1 with or without pruning. Pruned trials are those whose lower bound (the
+// own chain of the device that grows) already reaches the time to beat; such a trial can
+// never be a candidate, so both variants take the same decisions.
 template <size_t K>
 PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
   PartitionResult r;
@@ -384,19 +384,14 @@ PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
       if (i == base) continue;
       uint64_t trial = (p[i] == 0 ? minOffload : gran) << tolerate;
       if (trial > p[base]) continue;
+      double ci = compAt(i, p[i] + trial);
+      // The device that grows is the one whose own chain can reach the time to beat.
+      if (prune && est.ownChain(i, p[i] + trial, ci) >= prev) continue;
       double saveB = comp[base], saveI = comp[i];
       p[base] -= trial;
       p[i] += trial;
       comp[base] = baseAt(p[base]);
-      comp[i] = compAt(i, p[i]);
-      if (prune && (est.ownChain(i, p[i], comp[i]) >= prev ||
-                    est.ownChain(base, p[base], comp[base]) >= prev)) {
-        p[base] += trial;
-        p[i] -= trial;
-        comp[base] = saveB;
-        comp[i] = saveI;
-        continue;
-      }
+      comp[i] = ci;
       double t = est.run(p.data(), comp.data(), fin.data());
       // Line 29 says Min over devices; the text (and the goal) is the makespan: max.
       if (t < prev) {
