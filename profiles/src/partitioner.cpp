@@ -1,7 +1,6 @@
 // partitioner.cpp: thesis Algorithm 1 (performance-variation-aware partitioning), k devices.
-// The decision runs at every split kernel launch, so the induction loop caches compute
-// predictions: per step only the base device's shrunken share and the chosen device's grown
-// share are new values; every other trial repeats the previous step's.
+// The decision runs at every split kernel launch: each device's predictions are computed a
+// few steps ahead, and 2-4 devices get an unrolled, branch-light estimator.
 #include "tutti/partitioner.h"
 
 #include <algorithm>
@@ -63,14 +62,6 @@ class Estimator {
   }
 
   size_t count() const { return K ? K : k_; }
-
-  // A lower bound of device d's finish time with n groups taking `comp` seconds: its own
-  // input, compute and output back to back. Waiting for a bus or a barrier only adds, and
-  // floating-point addition is monotone, so run() never returns less for d.
-  double ownChain(size_t d, uint64_t n, double comp) const {
-    const Prep& c = dev_[d];
-    return (c.in.seconds(n) + comp) + c.out.seconds(n);
-  }
 
   // Overall seconds; per-device finish times into fin (size k) if given.
   double run(const uint64_t* p, const double* comp, double* fin) {
@@ -295,11 +286,9 @@ double estimatePartition(const PartitionRequest& req, const std::vector<uint64_t
 
 namespace {
 
-// Algorithm 1 with or without pruning. Pruned trials are those whose lower bound (the
-// own chain of the device that grows) already reaches the time to beat; such a trial can
-// never be a candidate, so both variants take the same decisions.
+// Algorithm 1 over an estimator for K devices (0: any number).
 template <size_t K>
-PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
+PartitionResult partitionImpl(const PartitionRequest& req) {
   PartitionResult r;
   const size_t k = K ? K : req.devs.size();
   const uint64_t total = req.totalGroups;
@@ -384,14 +373,11 @@ PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
       if (i == base) continue;
       uint64_t trial = (p[i] == 0 ? minOffload : gran) << tolerate;
       if (trial > p[base]) continue;
-      double ci = compAt(i, p[i] + trial);
-      // The device that grows is the one whose own chain can reach the time to beat.
-      if (prune && est.ownChain(i, p[i] + trial, ci) >= prev) continue;
       double saveB = comp[base], saveI = comp[i];
       p[base] -= trial;
       p[i] += trial;
       comp[base] = baseAt(p[base]);
-      comp[i] = ci;
+      comp[i] = compAt(i, p[i]);
       double t = est.run(p.data(), comp.data(), fin.data());
       // Line 29 says Min over devices; the text (and the goal) is the makespan: max.
       if (t < prev) {
@@ -427,22 +413,16 @@ PartitionResult partitionImpl(const PartitionRequest& req, bool prune) {
 
 }  // namespace
 
-namespace {
-
 // The common device counts get unrolled estimators; the arithmetic is the same in all.
-PartitionResult dispatch(const PartitionRequest& req, bool prune) {
+PartitionResult partition(const PartitionRequest& req) {
   switch (req.devs.size()) {
-    case 2: return partitionImpl<2>(req, prune);
-    case 3: return partitionImpl<3>(req, prune);
-    case 4: return partitionImpl<4>(req, prune);
-    default: return partitionImpl<0>(req, prune);
+    case 2: return partitionImpl<2>(req);
+    case 3: return partitionImpl<3>(req);
+    case 4: return partitionImpl<4>(req);
+    default: return partitionImpl<0>(req);
   }
 }
 
-}  // namespace
-
-PartitionResult partition(const PartitionRequest& req) { return dispatch(req, true); }
-
-PartitionResult partitionReference(const PartitionRequest& req) { return partitionImpl<0>(req, false); }
+PartitionResult partitionReference(const PartitionRequest& req) { return partitionImpl<0>(req); }
 
 }  // namespace tutti::profiles

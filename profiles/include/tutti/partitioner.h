@@ -45,8 +45,8 @@ struct PartitionResult {
 };
 
 PartitionResult partition(const PartitionRequest& req);
-// The same decision without pruning (every trial estimated): the fast path's reference
-// in equivalence tests and benchmarks.
+// The same walk over the general k-device estimator (a running bus total, an insertion sort
+// of kernel ends): the reference the fixed-size fast path is tested and benchmarked against.
 PartitionResult partitionReference(const PartitionRequest& req);
 
 // Predicted finish time of each device for a given partition (EstAllDevsTime), and the
