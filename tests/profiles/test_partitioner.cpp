@@ -196,7 +196,7 @@ TEST(Partitioner, InvariantsOnRandomRequests) {
   }
 }
 
-// The fast path (pruned trials, fixed-size estimators for 2-4 devices) must take exactly
+// The fast path (fixed-size estimators for 2-4 devices, predictions ahead) must take exactly
 // the reference's decisions: same groups, same step count, bit-identical predictions.
 TEST(Partitioner, FastPathEqualsReference) {
   std::mt19937 rng(7);
