@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 
 #include <tutti/compiler.h>
 #include <tutti/partitioner.h>
@@ -121,14 +120,6 @@ size_t ladderOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
   return n;
 }
 
-std::string shapeKey(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
-  std::ostringstream o;
-  o << kernelIdentity(cmd->kernel) << '|' << nd.work_dim;
-  for (unsigned d = 0; d < 3; ++d) o << ',' << nd.global_size[d] << '/' << nd.local_size[d];
-  for (auto &a : cmd->args) o << '|' << (a.kind == ArgValue::Mem && a.mem ? a.mem->size : 0);
-  for (uint64_t v : scalars.bits) o << ':' << v;
-  return o.str();
-}
 
 }  // namespace
 
@@ -165,8 +156,8 @@ bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
     if (n) wg = std::min(wg, n);
   }
   if (!skmdLaunchShape(cmd, wg == SIZE_MAX ? 0 : wg, nd, scalars)) return false;
-  static std::set<std::string> done;
-  std::string key = shapeKey(cmd, nd, scalars);
+  static std::set<std::pair<std::string, std::vector<uint64_t>>> done;
+  auto key = std::make_pair(kernelIdentity(k), launchShape(cmd, nd, scalars));
   if (done.count(key)) return false;
   bool ready = true;
   for (auto &a : cmd->args)

@@ -106,7 +106,19 @@ std::string kernelIdentity(_cl_kernel *k) {
   return (k->program->skmd ? k->program->skmd->id : std::string()) + '-' + k->name;
 }
 
+std::vector<uint64_t> launchShape(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
+  std::vector<uint64_t> v{nd.work_dim};
+  for (unsigned d = 0; d < 3; ++d) v.insert(v.end(), {nd.global_size[d], nd.local_size[d]});
+  for (auto &a : cmd->args) v.push_back(a.kind == ArgValue::Mem && a.mem ? a.mem->size : 0);
+  v.insert(v.end(), scalars.bits.begin(), scalars.bits.end());
+  return v;
+}
+
 std::string deviceIdentity(const BackingDevice *d) {
+  // Asked at every decision: built once per device (callers hold the runtime lock).
+  static std::map<const BackingDevice *, std::string> known;
+  auto it = known.find(d);
+  if (it != known.end()) return it->second;
   std::string id = d->name + " | " + d->driverVersion + " | " + d->platformName;
   int same = 0;
   for (BackingDevice *o : backend().devices()) {
@@ -114,7 +126,7 @@ std::string deviceIdentity(const BackingDevice *d) {
     if (o->name == d->name && o->driverVersion == d->driverVersion && o->platformName == d->platformName)
       ++same;
   }
-  return same ? id + " #" + std::to_string(same) : id;
+  return known[d] = same ? id + " #" + std::to_string(same) : id;
 }
 
 pf::Features launchFeatures(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,

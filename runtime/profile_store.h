@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <tutti/compiler.h>
 #include <tutti/profile_types.h>
@@ -21,6 +22,11 @@ namespace tutti {
 std::string kernelIdentity(_cl_kernel *k);
 // Name, driver and platform of a backing device; a second identical device gets "#1".
 std::string deviceIdentity(const BackingDevice *d);
+
+// What makes two launches of a kernel the same shape for profiling and model binding:
+// NDRange, local size, buffer argument sizes and by-value argument bits.
+std::vector<uint64_t> launchShape(Command *cmd, const compiler::NDRange &nd,
+                                  const compiler::ScalarArgs &scalars);
 
 // Model inputs of a launch: work-items, buffer argument sizes, integer by-value arguments
 // and the compiler's static cost per work-item where it is known.

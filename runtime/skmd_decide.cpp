@@ -39,7 +39,7 @@ struct Sample {
 struct KernelKnowledge {
   std::map<int, std::vector<Sample>> online;
   std::map<int, std::shared_ptr<const pf::TimeModel>> models;  // loaded at first use
-  pf::Features boundFor;                                       // features of `bound`
+  std::vector<uint64_t> boundFor;                              // launch shape of `bound`
   std::map<int, pf::Predictor> bound;
   std::set<int> probed;
   std::map<int, int> stored;  // online samples queued for the database, per device
@@ -209,9 +209,10 @@ void bindModels(Command *cmd, KernelKnowledge &kk, const std::string &id, const 
     any |= it->second != nullptr;
   }
   if (!any) return;
+  std::vector<uint64_t> shape = launchShape(cmd, nd, scalars);
+  if (shape == kk.boundFor && !kk.bound.empty()) return;  // most launches repeat a shape
   pf::Features f = launchFeatures(cmd, info, nd, scalars);
-  if (f == kk.boundFor && !kk.bound.empty()) return;
-  kk.boundFor = f;
+  kk.boundFor = std::move(shape);
   kk.bound.clear();
   for (auto &m : kk.models)
     if (m.second) kk.bound[m.first] = m.second->bind(f);
