@@ -168,6 +168,7 @@ bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
   }
   done.insert(key);
   for (int s : slots) measureTransfers(ctx->slots[s]);
+  measureHostMemory();
   pf::Features f = launchFeatures(cmd, *info, nd, scalars);
   for (int s : slots) {
     if (!bindScratch(cmd, benches[s])) continue;

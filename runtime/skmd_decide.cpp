@@ -23,6 +23,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "transfer_probe.h"
 
 namespace tutti {
 
@@ -127,6 +128,13 @@ void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c) {
   const pf::TransferFit &in = m.get(pf::Direction::H2D, pinned), &out = m.get(pf::Direction::D2H, pinned);
   if (!in.isDefault) c.h2dBandwidth = in.bandwidth, c.h2dLatency = in.latency;
   if (!out.isDefault) c.d2hBandwidth = out.bandwidth, c.d2hLatency = out.latency;
+}
+
+// Bytes per second a host merge gets through: measured host memcpy where profiling mode
+// stored it, else 4 GB/s (a merge reads the partial result and compares it byte-wise).
+double mergeBandwidth() {
+  const pf::TransferFit &f = storedTransferModel(kHostMemoryId).get(pf::Direction::H2D, false);
+  return f.isDefault ? 4e9 : f.bandwidth;
 }
 
 double staleFraction(_cl_mem *m, int slot) {
@@ -272,7 +280,7 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
     req.devs.push_back(c);
   }
   req.contiguous = !merged;
-  req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / 4e9 : 0;
+  req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / mergeBandwidth() : 0;
   pf::PartitionResult r = pf::partition(req);
   if (allModels) ++g_modelDecisions;
   Decision d;

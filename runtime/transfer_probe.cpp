@@ -2,6 +2,7 @@
 #include "transfer_probe.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <vector>
 
@@ -55,6 +56,29 @@ void measureInto(DeviceSlot &ds, const std::string &id, cl_mem buf, void *host, 
 }
 
 }  // namespace
+
+const char *const kHostMemoryId = "host memory (memcpy)";
+
+void measureHostMemory() {
+  static bool done = false;
+  if (done || !profileDbEnabled() || storedTransferSamples(kHostMemoryId) > 0) return;
+  done = true;
+  std::vector<char> a(16u << 20, 1), b(16u << 20, 2);
+  for (size_t bytes : {size_t(1) << 20, size_t(16) << 20}) {
+    double best = -1;
+    for (int rep = 0; rep < 3; ++rep) {
+      uint64_t t0 = nowNs();
+      std::memcpy(b.data(), a.data(), bytes);
+      double s = double(nowNs() - t0) * 1e-9;
+      if (best < 0 || s < best) best = s;
+    }
+    pf::TransferSample t;
+    t.deviceId = kHostMemoryId;
+    t.bytes = bytes;
+    t.seconds = best;
+    queueTransferSample(t);
+  }
+}
 
 void measureTransfers(DeviceSlot &ds) {
   static std::set<std::string> done;

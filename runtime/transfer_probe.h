@@ -9,4 +9,10 @@ namespace tutti {
 // size, direction and memory kind (best of three). Once per device and database.
 void measureTransfers(DeviceSlot &ds);
 
+// The pseudo device whose "transfers" are host memcpy: what a host merge of partial
+// results costs per byte (Algorithm 1's merge cost).
+extern const char *const kHostMemoryId;
+// Times memcpy of 1 MiB and 16 MiB (best of three) once per database.
+void measureHostMemory();
+
 }  // namespace tutti

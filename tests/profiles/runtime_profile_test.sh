@@ -36,6 +36,7 @@ for d in pthread basic; do
     echo "$list" | grep "^$d-" | grep -q "$t: [0-9.]* GB/s + [0-9.]* us (4 samples)" || fail "no $t transfers on $d"
   done
 done
+echo "$list" | grep "^host memory (memcpy)" | grep -q "h2d pageable: [0-9.]* GB/s .*(2 samples)" || fail "no host memcpy rate"
 
 # 2. The models decide SKMD launches (and the results stay right).
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 3
