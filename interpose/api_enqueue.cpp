@@ -318,7 +318,9 @@ TUTTI_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_
     return setErr(errcode, CL_INVALID_OPERATION), nullptr;
   if (!flags) flags = CL_MAP_READ | CL_MAP_WRITE;
   _cl_mem *root = m->parent ? m->parent : m;
-  void *ptr = root->store->home + m->origin + off;
+  char *home = homeOf(root->ctx, *root->store);
+  if (!home) return setErr(errcode, CL_OUT_OF_HOST_MEMORY), nullptr;
+  void *ptr = home + m->origin + off;
   Command *c = e.command(q, CmdKind::Map, CL_COMMAND_MAP_BUFFER);
   c->src = m;
   e.hold(c, m);

@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "icd.h"
 #include "log.h"
+#include "settings.h"
 #include "skmd.h"
 #include "trace.h"
 
@@ -57,6 +58,10 @@ bool waitFills(BufferStore &st, Range r, Command *cmd) {
 // Makes r valid in the host home, copying stale parts from devices that hold them.
 // Returns false when cmd must wait for copies in flight.
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
+  if (!homeOf(ctx, st)) {
+    cmd->stagingError = CL_OUT_OF_HOST_MEMORY;
+    return false;  // nothing to wait for: issueCommand fails the command
+  }
   bool wait = waitFills(st, r, cmd);
   for (Range gap : st.hostValid.missing(r)) {
     std::vector<Range> todo{gap};
@@ -110,6 +115,20 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   if (!dst) return true;
   std::vector<Range> missing = st.devValid[slot].missing(r);
   if (missing.empty()) return true;
+  // Bytes valid nowhere were never written: their content is undefined, so the
+  // replica's is as good as any and nothing needs to move.
+  IntervalSet undefined;
+  for (Range g : missing) {
+    undefined.add(g);
+    for (Range h : st.hostValid.present(g)) undefined.remove(h);
+    for (auto &dv : st.devValid)
+      for (Range d : dv.present(g)) undefined.remove(d);
+  }
+  if (!undefined.empty()) {
+    for (Range u : undefined.ranges()) st.devValid[slot].add(u);
+    missing = st.devValid[slot].missing(r);
+    if (missing.empty()) return true;
+  }
   bool ready = true;
   for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
   if (!ready) return false;
@@ -223,6 +242,7 @@ IssueResult issueKernel(Command *cmd) {
   bool ready = true;
   for (auto &a : cmd->args)
     if (a.kind == ArgValue::Mem && a.mem && (!a.mem->isImage() || a.mem->parent)) {
+      rootOf(a.mem)->store->affinity = slot;
       ready &= ensureDevice(ctx, a.mem, slot, cmd, &err);
       if (err != CL_SUCCESS) return done(err);
     }
@@ -248,6 +268,108 @@ IssueResult issueKernel(Command *cmd) {
     cmd->ev->device = slot;
   }
   return issued(cmd, err, "clEnqueueNDRangeKernel");
+}
+
+bool directRead(const BufferStore &st, size_t bytes) {
+  uint64_t min = std::strtoull(settings().direct_min.c_str(), nullptr, 10);
+  return min && bytes >= min && !st.homeIsUser;
+}
+
+// A read whose bytes live on devices goes from each device straight into the app's
+// memory (one copy, as natively) instead of through the home; the host-valid parts
+// are copied now and undefined bytes are left alone.
+IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
+  _cl_context *ctx = cmd->q->ctx;
+  char *out = static_cast<char *>(cmd->ptr) - r.begin;
+  IntervalSet todo;
+  todo.add(r);
+  for (Range h : st.hostValid.present(r)) {
+    std::memcpy(out + h.begin, st.home + h.begin, h.size());
+    todo.remove(h);
+  }
+  std::vector<std::pair<int, Range>> parts;
+  for (size_t s = 0; s < st.devValid.size() && !todo.empty(); ++s)
+    for (Range t : todo.ranges())
+      for (Range p : st.devValid[s].present(t)) {
+        parts.push_back({int(s), p});
+        todo.remove(p);
+      }
+  cmd->directIssued = true;
+  if (parts.empty()) return done();
+  bool oneSlot = std::all_of(parts.begin(), parts.end(),
+                             [&](auto &p) { return p.first == parts.front().first; });
+  cl_int err = CL_SUCCESS;
+  for (size_t i = 0; i < parts.size() && err == CL_SUCCESS; ++i) {
+    auto [slot, p] = parts[i];
+    DeviceSlot &ds = ctx->slots[slot];
+    cl_event e = nullptr;
+    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_FALSE, p.begin, p.size(),
+                                            out + p.begin, 0, nullptr, &e);
+    if (err != CL_SUCCESS) break;
+    ds.dev->counters.d2hBytes += p.size();
+    ++ds.dev->counters.d2hTransfers;
+    traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
+    if (oneSlot) {
+      if (i + 1 == parts.size()) cmd->real = e;
+      else icd(e).clReleaseEvent(e);
+    } else {
+      cmd->staging.push_back(e);
+      icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+    }
+  }
+  if (oneSlot) {
+    cmd->slot = parts.front().first;
+    if (err != CL_SUCCESS && cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
+    return issued(cmd, err, "clEnqueueReadBuffer");
+  }
+  if (err != CL_SUCCESS) {
+    TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
+    cmd->stagingError = err;
+  }
+  for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+  return staging();
+}
+
+IssueResult issueRead(Command *cmd) {
+  BufferStore &st = *rootOf(cmd->src)->store;
+  Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
+  if (cmd->directIssued) return done();
+  if (!st.hostValid.contains(r) && directRead(st, r.size())) {
+    if (waitFills(st, r, cmd)) return staging();
+    return readDirect(cmd, st, r);
+  }
+  if (!ensureHost(cmd->q->ctx, st, r, cmd)) return staging();
+  std::memcpy(cmd->ptr, st.home + r.begin, cmd->size);
+  return done();
+}
+
+// A large write goes straight to the device that will most likely use the buffer.
+IssueResult issueWrite(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  _cl_mem *root = rootOf(cmd->dst);
+  BufferStore &st = *root->store;
+  Range r{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
+  if (waitFills(st, r, cmd)) return staging();
+  int slot = directSlot(ctx, st, r.size());
+  cl_int err = CL_SUCCESS;
+  cl_mem b = slot >= 0 ? realBuffer(root, slot, &err) : nullptr;
+  if (b) {
+    DeviceSlot &ds = ctx->slots[slot];
+    err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, r.begin, r.size(), cmd->ptr, 0,
+                                             nullptr, &cmd->real);
+    if (err == CL_SUCCESS) {
+      ds.dev->counters.h2dBytes += r.size();
+      ++ds.dev->counters.h2dTransfers;
+      traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
+      wrote(st, r, slot);
+    }
+    cmd->slot = slot;
+    return issued(cmd, err, "clEnqueueWriteBuffer");
+  }
+  if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
+  std::memcpy(st.home + r.begin, cmd->ptr, cmd->size);
+  wrote(st, r, -1);
+  return done();
 }
 
 IssueResult issueCopy(Command *cmd) {
@@ -280,6 +402,7 @@ IssueResult issueCopy(Command *cmd) {
   bool ready = ensureHost(ctx, ss, rs, cmd);
   ready &= !waitFills(ds, rd, cmd);
   if (!ready) return staging();
+  if (!homeOf(ctx, ds)) return done(CL_OUT_OF_HOST_MEMORY);
   std::memmove(ds.home + rd.begin, ss.home + rs.begin, cmd->size);
   wrote(ds, rd, -1);
   return done();
@@ -298,6 +421,12 @@ IssueResult issueFill(Command *cmd) {
     for (Range p : st.devValid[s].present({0, st.size})) b += p.size();
     if (best < 0 || b > bestBytes) best = int(s), bestBytes = b;
   }
+  if (best < 0 && !st.hostValid.intersects({0, st.size})) {
+    // Nowhere yet: fill where it will most likely be used.
+    cl_int err = CL_SUCCESS;
+    int slot = directSlot(ctx, st, r.size());
+    if (slot >= 0 && realBuffer(rootOf(cmd->dst), slot, &err)) best = slot;
+  }
   if (best >= 0 && !st.hostValid.contains({0, st.size})) {
     cmd->slot = best;
     DeviceSlot &q = ctx->slots[best];
@@ -311,6 +440,7 @@ IssueResult issueFill(Command *cmd) {
     return issued(cmd, err, "clEnqueueFillBuffer");
   }
   if (waitFills(st, r, cmd)) return staging();
+  if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
   size_t p = cmd->pattern.size();
   for (size_t off = 0; off < r.size(); off += p) std::memcpy(st.home + r.begin + off, cmd->pattern.data(), p);
   wrote(st, r, -1);
@@ -335,6 +465,7 @@ IssueResult issueRect(Command *cmd) {
     ready &= !waitFills(*ds, rd, cmd);
   }
   if (!ready) return staging();
+  if (ds && !homeOf(ctx, *ds)) return done(CL_OUT_OF_HOST_MEMORY);
   const char *from = ss ? ss->home + sBase : static_cast<const char *>(cmd->ptr);
   char *to = ds ? ds->home + dBase : static_cast<char *>(cmd->ptr);
   forEachRow(cmd->region, [&](size_t y, size_t z) {
@@ -434,10 +565,7 @@ IssueResult issueUnmap(Command *cmd) {
   return done();
 }
 
-}  // namespace
-
-IssueResult issueCommand(Runtime &rt, Command *cmd) {
-  (void)rt;
+IssueResult issueOne(Runtime &rt, Command *cmd) {
   for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
@@ -451,21 +579,8 @@ IssueResult issueCommand(Runtime &rt, Command *cmd) {
     case CmdKind::Kernel:
       if (cmd->slot < 0) return done(CL_INVALID_OPERATION);
       return issueKernel(cmd);
-    case CmdKind::Read: {
-      BufferStore &st = *rootOf(cmd->src)->store;
-      Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
-      if (!ensureHost(ctx, st, r, cmd)) return staging();
-      std::memcpy(cmd->ptr, st.home + r.begin, cmd->size);
-      return done();
-    }
-    case CmdKind::Write: {
-      BufferStore &st = *rootOf(cmd->dst)->store;
-      Range r{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
-      if (waitFills(st, r, cmd)) return staging();
-      std::memcpy(st.home + r.begin, cmd->ptr, cmd->size);
-      wrote(st, r, -1);
-      return done();
-    }
+    case CmdKind::Read: return issueRead(cmd);
+    case CmdKind::Write: return issueWrite(cmd);
     case CmdKind::Copy: return issueCopy(cmd);
     case CmdKind::Fill: return issueFill(cmd);
     case CmdKind::ReadRect:
@@ -501,6 +616,16 @@ IssueResult issueCommand(Runtime &rt, Command *cmd) {
       return issueImage(cmd);
   }
   return done(CL_INVALID_OPERATION);
+}
+
+}  // namespace
+
+IssueResult issueCommand(Runtime &rt, Command *cmd) {
+  IssueResult r = issueOne(rt, cmd);
+  // Staging with nothing in flight means a host-side failure (no home memory).
+  if (r.kind == IssueResult::Staging && cmd->staging.empty())
+    return done(cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY);
+  return r;
 }
 
 bool stagingComplete(Runtime &, Command *cmd) {

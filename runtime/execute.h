@@ -27,6 +27,12 @@ bool kernelMayWrite(_cl_kernel *k, size_t arg, _cl_mem *m);
 
 // Memory objects (memory.cpp).
 cl_int createStore(_cl_mem *m, void *hostPtr);
+// The buffer's host home, allocated (pinned where a GPU offers it) on first need;
+// nullptr when host memory is exhausted.
+char *homeOf(_cl_context *ctx, BufferStore &st);
+// The device a host<->device copy of `bytes` should go to directly, skipping the home
+// (TUTTI_DIRECT_MIN), or -1.
+int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);
 cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot
 cl_mem realImage(_cl_mem *m, cl_int *err);
 void destroyMem(Runtime &rt, _cl_mem *m);

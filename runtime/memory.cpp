@@ -38,45 +38,98 @@ void releaseRealSubs(BufferStore &st, const std::vector<cl_mem> &gone, bool all)
 
 }  // namespace
 
+char *homeOf(_cl_context *ctx, BufferStore &st) {
+  if (st.home) return st.home;
+  int ps = pinnedSlot(ctx);
+  if (ps >= 0) {
+    DeviceSlot &s = ctx->slots[ps];
+    cl_int err = CL_SUCCESS;
+    cl_mem b = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
+                                         st.size ? st.size : 1, nullptr, &err);
+    void *p = nullptr;
+    if (b && err == CL_SUCCESS)
+      p = icd(s.queue).clEnqueueMapBuffer(s.queue, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                          st.size ? st.size : 1, 0, nullptr, nullptr, &err);
+    if (p && err == CL_SUCCESS) {
+      st.home = static_cast<char *>(p);
+      st.pinnedBuf = b;
+      st.pinnedQueue = s.queue;
+      return st.home;
+    }
+    if (b) icd(b).clReleaseMemObject(b);
+    TUTTI_LOG(Info, "no pinned memory from %s (%s); using pageable memory",
+              s.dev->label().c_str(), clErrorName(err));
+  }
+  void *p = nullptr;
+  if (posix_memalign(&p, 4096, st.size ? st.size : 1) != 0) {
+    TUTTI_LOG(Error, "no host memory for a %zu-byte buffer home", st.size);
+    return nullptr;
+  }
+  st.home = static_cast<char *>(p);
+  return st.home;
+}
+
+int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
+  const Settings &s = settings();
+  uint64_t min = std::strtoull(s.direct_min.c_str(), nullptr, 10);
+  if (!min || bytes < min || st.homeIsUser) return -1;
+  int n = int(ctx->slots.size());
+  int slot = -1;
+  if (st.affinity >= 0 && st.affinity < n) {
+    slot = st.affinity;
+  } else if (s.placement.rfind("device:", 0) == 0) {
+    int want = std::atoi(s.placement.c_str() + 7);
+    slot = want < n ? want : -1;
+  } else if (s.placement == "auto") {  // round robin: the next device is anyone's guess
+    for (int i = 0; i < n; ++i)
+      if (slot < 0 || ctx->slots[i].dev->strength() > ctx->slots[slot].dev->strength()) slot = i;
+  }
+  if (slot < 0) return -1;
+  const BackingDevice *d = ctx->slots[slot].dev;
+  return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
+}
+
 cl_int createStore(_cl_mem *m, void *hostPtr) {
   auto st = std::make_shared<BufferStore>();
   st->size = m->size;
   size_t n = m->ctx->slots.size();
   st->devValid.resize(n);
   st->devBuf.assign(n, nullptr);
+  m->store = st;
   if (m->flags & CL_MEM_USE_HOST_PTR) {
     st->home = static_cast<char *>(hostPtr);
     st->homeIsUser = true;
-  } else {
-    int ps = pinnedSlot(m->ctx);
-    if (ps >= 0) {
-      DeviceSlot &s = m->ctx->slots[ps];
-      cl_int err = CL_SUCCESS;
-      cl_mem b = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
-                                           m->size, nullptr, &err);
-      void *p = nullptr;
-      if (b && err == CL_SUCCESS)
-        p = icd(s.queue).clEnqueueMapBuffer(s.queue, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                            m->size, 0, nullptr, nullptr, &err);
-      if (p && err == CL_SUCCESS) {
-        st->home = static_cast<char *>(p);
-        st->pinnedBuf = b;
-        st->pinnedQueue = s.queue;
-      } else {
-        if (b) icd(b).clReleaseMemObject(b);
-        TUTTI_LOG(Info, "no pinned memory from %s (%s); using pageable memory",
-                  s.dev->label().c_str(), clErrorName(err));
-      }
-    }
-    if (!st->home) {
-      void *p = nullptr;
-      if (posix_memalign(&p, 4096, m->size ? m->size : 1) != 0) return CL_OUT_OF_HOST_MEMORY;
-      st->home = static_cast<char *>(p);
-    }
-    if (m->flags & CL_MEM_COPY_HOST_PTR) std::memcpy(st->home, hostPtr, m->size);
+    st->hostValid.add({0, m->size});
+    return CL_SUCCESS;
   }
+  // Without initial content the bytes are undefined: valid nowhere, so nothing moves
+  // until something writes them.
+  if (!(m->flags & CL_MEM_COPY_HOST_PTR)) return CL_SUCCESS;
+  int slot = directSlot(m->ctx, *st, m->size);
+  if (slot >= 0) {
+    // Straight to the device that will most likely use it: no home, no second copy.
+    DeviceSlot &ds = m->ctx->slots[slot];
+    cl_int err = CL_SUCCESS;
+    cl_mem b = realBuffer(m, slot, &err);
+    if (b) err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
+                                                    nullptr, nullptr);
+    if (b && err == CL_SUCCESS) {
+      ds.dev->counters.h2dBytes += m->size;
+      ++ds.dev->counters.h2dTransfers;
+      st->devValid[slot].add({0, m->size});
+      return CL_SUCCESS;
+    }
+    TUTTI_LOG(Info, "%s: initial upload failed (%s); keeping the data on the host",
+              ds.dev->label().c_str(), clErrorName(err));
+  }
+  if (!homeOf(m->ctx, *st)) {
+    for (cl_mem b : st->devBuf)
+      if (b) icd(b).clReleaseMemObject(b);
+    m->store.reset();
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  std::memcpy(st->home, hostPtr, m->size);
   st->hostValid.add({0, m->size});
-  m->store = st;
   return CL_SUCCESS;
 }
 

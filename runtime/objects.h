@@ -87,8 +87,9 @@ namespace tutti {
 // The bytes behind a buffer and its sub-buffers: the host home and the replicas.
 struct BufferStore {
   size_t size = 0;
-  char *home = nullptr;
+  char *home = nullptr;                     // allocated on first need (homeOf)
   bool homeIsUser = false;                  // CL_MEM_USE_HOST_PTR: home is the app's memory
+  int affinity = -1;                        // slot of the last kernel that used it
   cl_mem pinnedBuf = nullptr;               // GPU buffer whose mapping is `home` (pinned)
   cl_command_queue pinnedQueue = nullptr;
   IntervalSet hostValid;
