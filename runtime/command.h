@@ -46,6 +46,7 @@ struct Command {
   int slot = -1;                 // device that runs it, -1 = host
   cl_event real = nullptr;       // last real event of the command
   cl_int stagingError = CL_SUCCESS;
+  bool blocking = false;         // the app waits for it: a real copy may block too
   bool directIssued = false;     // a read's device parts already go straight to `ptr`
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices

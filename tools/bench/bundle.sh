@@ -59,7 +59,7 @@ if [ -n "$tutti" ]; then
   done
   # System libraries the in-process compiler (LLVM) needs, in case the GPU machine
   # lacks them; run.sh puts lib/ on LD_LIBRARY_PATH.
-  for sys in libz.so.1 libtinfo.so.6; do
+  for sys in libz.so.1 libtinfo.so.6 libsqlite3.so.0; do
     dep=$(ldd "$tutti" 2>/dev/null | awk -v n="$sys" '$1 == n {print $3}')
     [ -n "$dep" ] && cp -L "$dep" "$root/lib/$sys"
   done
