@@ -7,7 +7,6 @@
 #include "backend.h"
 #include "icd.h"
 #include "log.h"
-#include "settings.h"
 #include "skmd.h"
 #include "trace.h"
 
@@ -270,11 +269,6 @@ IssueResult issueKernel(Command *cmd) {
   return issued(cmd, err, "clEnqueueNDRangeKernel");
 }
 
-bool directRead(const BufferStore &st, size_t bytes) {
-  uint64_t min = std::strtoull(settings().direct_min.c_str(), nullptr, 10);
-  return min && bytes >= min && !st.homeIsUser;
-}
-
 // A read whose bytes live on devices goes from each device straight into the app's
 // memory (one copy, as natively) instead of through the home; the host-valid parts
 // are copied now and undefined bytes are left alone.
@@ -343,7 +337,7 @@ IssueResult issueRead(Command *cmd) {
   BufferStore &st = *rootOf(cmd->src)->store;
   Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
   if (cmd->directIssued) return done();
-  if (!st.hostValid.contains(r) && directRead(st, r.size())) {
+  if (!st.hostValid.contains(r) && directCopy(st, r.size())) {
     if (waitFills(st, r, cmd)) return staging();
     return readDirect(cmd, st, r);
   }
@@ -368,21 +362,16 @@ IssueResult issueWrite(Command *cmd) {
     err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, cmd->blocking, r.begin, r.size(),
                                              cmd->ptr, 0, nullptr,
                                              cmd->blocking ? nullptr : &cmd->real);
-    if (err == CL_SUCCESS && cmd->blocking) {  // see readDirect
-      ds.dev->counters.h2dBytes += r.size();
-      ++ds.dev->counters.h2dTransfers;
+    cmd->slot = slot;
+    if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
+    ds.dev->counters.h2dBytes += r.size();
+    ++ds.dev->counters.h2dTransfers;
+    wrote(st, r, slot);
+    if (cmd->blocking) {  // see readDirect
       traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
-      wrote(st, r, slot);
-      cmd->slot = slot;
       return done();
     }
-    if (err == CL_SUCCESS) {
-      ds.dev->counters.h2dBytes += r.size();
-      ++ds.dev->counters.h2dTransfers;
-      traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
-      wrote(st, r, slot);
-    }
-    cmd->slot = slot;
+    traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);

@@ -30,6 +30,8 @@ cl_int createStore(_cl_mem *m, void *hostPtr);
 // The buffer's host home, allocated (pinned where a GPU offers it) on first need;
 // nullptr when host memory is exhausted.
 char *homeOf(_cl_context *ctx, BufferStore &st);
+// Whether a host<->device copy of `bytes` skips the home (TUTTI_DIRECT_MIN).
+bool directCopy(const BufferStore &st, size_t bytes);
 // The device a host<->device copy of `bytes` should go to directly, skipping the home
 // (TUTTI_DIRECT_MIN), or -1.
 int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);

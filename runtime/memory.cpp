@@ -69,10 +69,15 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
   return st.home;
 }
 
+bool directCopy(const BufferStore &st, size_t bytes) {
+  // Parsed once: this sits on every intercepted copy, and settings never change.
+  static const uint64_t min = std::strtoull(settings().direct_min.c_str(), nullptr, 10);
+  return min && bytes >= min && !st.homeIsUser;
+}
+
 int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
   const Settings &s = settings();
-  uint64_t min = std::strtoull(s.direct_min.c_str(), nullptr, 10);
-  if (!min || bytes < min || st.homeIsUser) return -1;
+  if (!directCopy(st, bytes)) return -1;
   int n = int(ctx->slots.size());
   int slot = -1;
   if (st.affinity >= 0 && st.affinity < n) {
