@@ -61,7 +61,9 @@ TUTTI_API cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, siz
     case CL_EVENT_COMMAND_QUEUE: return answer(static_cast<cl_command_queue>(e->queue), size, value, ret);
     case CL_EVENT_CONTEXT: return answer(static_cast<cl_context>(e->ctx), size, value, ret);
     case CL_EVENT_COMMAND_TYPE: return answer(e->cmdType, size, value, ret);
-    case CL_EVENT_COMMAND_EXECUTION_STATUS: return answer(e->status, size, value, ret);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS:
+      if (e->status > CL_COMPLETE) runtime().needCompletion(e);  // the app may poll
+      return answer(e->status, size, value, ret);
     case CL_EVENT_REFERENCE_COUNT: return answer(e->refs, size, value, ret);
     default: return CL_INVALID_VALUE;
   }
@@ -120,6 +122,7 @@ TUTTI_API cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type,
     return CL_SUCCESS;
   }
   e->callbacks.push_back({raw, user, type});
+  if (type == CL_COMPLETE) runtime().needCompletion(e);
   return CL_SUCCESS;
 }
 

@@ -78,7 +78,10 @@ TUTTI_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   ApiLock lock;
   if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
   // Releasing a queue flushes it (the spec's implicit flush).
-  if (q->refs == 1) runtime().flush(q);
+  if (q->refs == 1) {
+    runtime().flush(q);
+    if (!q->inFlight.empty()) runtime().needCompletion(q->inFlight.back());
+  }
   runtime().releaseApp(q);
   return CL_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include <CL/cl.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct Command {
   cl_int stagingError = CL_SUCCESS;
   bool blocking = false;         // the app waits for it: a real copy may block too
   bool directIssued = false;     // a read's device parts already go straight to `ptr`
+  bool armed = false;            // a driver callback reports `real`'s completion
+  uint64_t seq = 0;              // kernels: issue order on the slot's in-order queue
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
 };

@@ -218,6 +218,14 @@ void forEachRow(const size_t region[3], F f) {
     for (size_t y = 0; y < region[1]; ++y) f(y, z);
 }
 
+// A driver callback per launch costs a wake-up of the dispatcher and a fight for the
+// runtime lock, which dominated small launches. Kernels therefore complete lazily:
+// only every kArmEvery-th launch on a slot gets a callback, and when it fires the
+// launches issued before it on that in-order queue are complete as well. Anything
+// that needs a particular completion sooner (a wait, a dependent elsewhere, a status
+// query, a callback) arms it with armCompletion.
+constexpr unsigned kArmEvery = 32;
+
 IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
 IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
 
@@ -228,8 +236,19 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) {
     if (cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
     return done(err);
   }
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
   DeviceSlot &ds = slotOf(cmd, cmd->slot);
+  bool lazy = false;
+  if (cmd->kind == CmdKind::Kernel) {
+    cmd->seq = ++ds.issueSeq;
+    lazy = ++ds.sinceArmed < kArmEvery && !cmd->ev->wanted && cmd->ev->callbacks.empty();
+  }
+  if (lazy) {
+    ds.lazy.push_back(cmd);
+  } else {
+    if (cmd->seq) ds.sinceArmed = 0;
+    cmd->armed = true;
+    icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+  }
   icd(ds.queue).clFlush(ds.queue);
   return {IssueResult::Issued, CL_SUCCESS};
 }
@@ -634,6 +653,26 @@ IssueResult issueCommand(Runtime &rt, Command *cmd) {
   if (r.kind == IssueResult::Staging && cmd->staging.empty())
     return done(cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY);
   return r;
+}
+
+void armCompletion(Command *cmd) {
+  cmd->ev->wanted = true;  // not issued yet: it will be armed when it is
+  if (cmd->armed || !cmd->real || cmd->state != Command::State::Issued) return;
+  cmd->armed = true;
+  auto &lazy = slotOf(cmd, cmd->slot).lazy;
+  lazy.erase(std::find(lazy.begin(), lazy.end(), cmd));
+  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+}
+
+std::vector<Command *> completedBefore(Command *cmd) {
+  std::vector<Command *> out;
+  if (!cmd->seq || cmd->slot < 0) return out;
+  auto &lazy = slotOf(cmd, cmd->slot).lazy;
+  while (!lazy.empty() && lazy.front()->seq < cmd->seq) {
+    out.push_back(lazy.front());
+    lazy.pop_front();
+  }
+  return out;
 }
 
 bool stagingComplete(Runtime &, Command *cmd) {

@@ -15,6 +15,11 @@ IssueResult issueCommand(Runtime &rt, Command *cmd);
 bool stagingComplete(Runtime &rt, Command *cmd);
 // Reads status, timing and counters of a finished real command; releases its event.
 cl_int collectRealCompletion(Runtime &rt, Command *cmd);
+// Asks the driver to report a command's completion (kernels complete lazily), now
+// if it is issued, else as soon as it is.
+void armCompletion(Command *cmd);
+// Lazily completing kernels issued on cmd's slot before cmd: complete once cmd is.
+std::vector<Command *> completedBefore(Command *cmd);
 
 // Placement: the backing-device slot a command would run on (-1: host or none).
 int chooseSlot(Runtime &rt, Command *cmd);

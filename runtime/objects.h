@@ -63,6 +63,10 @@ struct DeviceSlot {
   cl_context ctx = nullptr;
   cl_command_queue queue = nullptr;  // in-order, profiling
   int64_t clockOffsetNs = INT64_MIN;  // host ns = device ns + offset (min seen)
+  // Kernels issued here with no completion callback yet, in issue order (execute.cpp).
+  std::deque<tutti::Command *> lazy;
+  uint64_t issueSeq = 0;
+  unsigned sinceArmed = 0;
 };
 
 struct Callback {
@@ -220,6 +224,7 @@ struct _cl_event : tutti::ObjectHeader {
   cl_command_type cmdType = CL_COMMAND_USER;
   cl_int status = CL_QUEUED;     // app-visible execution status
   bool done = false;             // work finished (data may be used), maybe not yet reported
+  bool wanted = false;           // someone waits for it: its completion must be reported
   cl_int failure = 0;            // negative when the command failed
   tutti::Command *cmd = nullptr;  // while pending
   cl_ulong tQueued = 0, tSubmit = 0, tStart = 0, tEnd = 0, tComplete = 0;

@@ -109,6 +109,7 @@ void Runtime::dispatcherLoop() {
     ApiLock lock;
     Scope scope(*this);
     for (Command *cmd : done) {
+      for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(*this, earlier));
       cl_int st = collectRealCompletion(*this, cmd);
       finish(cmd, st);
     }
@@ -210,10 +211,22 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
   }
 }
 
+void Runtime::needCompletion(_cl_event *ev) {
+  // The app sees a queue's commands complete in order, so all before ev must report.
+  if (ev->queue)
+    for (auto *e : ev->queue->inFlight)
+      if (e->cmd) armCompletion(e->cmd);
+  if (ev->cmd) armCompletion(ev->cmd);
+}
+
 cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) {
   for (auto *e : evs) retain(e);
   for (auto *e : evs)
     if (e->queue) flush(e->queue);
+  {
+    Scope scope(*this);
+    for (auto *e : evs) needCompletion(e);
+  }
   done.wait(lk, [&] {
     return std::all_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status <= CL_COMPLETE; });
   });
@@ -292,6 +305,16 @@ void Runtime::dependencies(Command *cmd, std::vector<_cl_event *> &deps) {
         deps.push_back(a.ev);
         break;
       }
+  // A write that covers an earlier access orders everything after it behind that
+  // access already, so the earlier record can go: the list stays short however many
+  // launches are in flight.
+  auto covered = [&](const _cl_command_queue::Access &a) {
+    for (auto &m : mine)
+      if (m.write && m.root == a.root && m.r.begin <= a.r.begin && a.r.end <= m.r.end) return true;
+    return false;
+  };
+  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(), covered),
+                    q->accesses.end());
   for (auto &m : mine) {
     m.ev = cmd->ev;
     q->accesses.push_back(m);
@@ -368,7 +391,11 @@ void Runtime::tryStart(Command *cmd) {
   if (cmd->unmetDeps) {
     // Only device commands may chain behind unfinished work on their own device.
     slot = chooseSlot(*this, cmd);
-    if (slot < 0 || !depsMetOn(cmd, slot)) return;
+    if (slot < 0 || !depsMetOn(cmd, slot)) {
+      for (auto *d : cmd->deps)
+        if (!d->done && d->cmd) armCompletion(d->cmd);
+      return;
+    }
     // Chained behind same-device work: stop waiting for those events to finish.
     for (auto *d : cmd->deps) {
       auto &w = d->waiters;

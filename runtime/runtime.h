@@ -38,6 +38,8 @@ class Runtime {
   // Blocks (releasing mu) until every event is complete or failed.
   cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs);
   void setUserEventStatus(_cl_event *ev, cl_int status);
+  // Someone will look at ev's completion: make sure the driver reports it.
+  void needCompletion(_cl_event *ev);
 
   // ---- object lifetime (call with mu held) ----
   void retain(ObjectHeader *o) { ++o->internal; }

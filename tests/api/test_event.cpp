@@ -579,3 +579,49 @@ TEST_F(Event, FlushThenPollCompletes) {
       << "gated kernel never completed while only polled; status " << status(k2);
   clFinish(queue);
 }
+
+// Tutti reports kernel completions lazily (one driver callback per batch of launches).
+// Every launch must still complete on its own when someone asks: a callback on a launch
+// in the middle of a short run, a status poll, and profiling times of every launch of a
+// long run. A fresh context starts Tutti's batch count at zero.
+TEST_F(Event, LaunchesCompleteWhenAsked) {
+  cl_context c = makeContext();
+  ASSERT_NE(c, nullptr);
+  cl_command_queue pq = makeQueue(CL_QUEUE_PROFILING_ENABLE, c);
+  ASSERT_NE(pq, nullptr);
+  cl_program prog = makeProgram("kernel void inc(global int *a) { a[get_global_id(0)] += 1; }", nullptr, c);
+  ASSERT_NE(prog, nullptr);
+  cl_kernel k = makeKernel(prog, "inc");
+  const size_t n = 1024;
+  std::vector<int> zero(n, 0);
+  cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero.data(), c);
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  auto launch = [&] {
+    cl_event e = nullptr;
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(pq, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+    if (e) track(e);
+    return e;
+  };
+  std::vector<cl_event> evs;
+  for (int i = 0; i < 20; ++i) evs.push_back(launch());
+  ASSERT_CL_OK(clFlush(pq));
+  CbRecord rec;
+  ASSERT_CL_OK(clSetEventCallback(evs[10], CL_COMPLETE, recordCb, &rec));
+  EXPECT_TRUE(waitFor([&] { return rec.complete.load() == 1; }, 10000))
+      << "callback on launch 10 of 20 never fired without a blocking call";
+  EXPECT_TRUE(waitFor([&] { return status(evs[15]) == CL_COMPLETE; }, 10000))
+      << "launch 15 of 20 never completed while only polled";
+  for (int i = 0; i < 80; ++i) evs.push_back(launch());
+  ASSERT_CL_OK(clFinish(pq));
+  for (size_t i = 0; i < evs.size(); ++i) {
+    cl_ulong st = 0, en = 0;
+    ASSERT_CL_OK(clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_START, sizeof st, &st, nullptr));
+    ASSERT_CL_OK(clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_END, sizeof en, &en, nullptr));
+    EXPECT_GT(st, 0u) << "launch " << i;
+    EXPECT_LE(st, en) << "launch " << i;
+    EXPECT_EQ(status(evs[i]), CL_COMPLETE);
+  }
+  std::vector<int> out(n);
+  ASSERT_CL_OK(clEnqueueReadBuffer(pq, m, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, std::vector<int>(n, 100));
+}
