@@ -32,7 +32,9 @@ bool kernelMayWrite(_cl_kernel *k, size_t arg, _cl_mem *m);
 
 // Memory objects (memory.cpp).
 cl_int createStore(_cl_mem *m, void *hostPtr);
-// The buffer's host home, allocated (pinned where a GPU offers it) on first need;
+// Whether host homes are pinned memory from a driver (TUTTI_PINNED).
+bool homesPinned(_cl_context *ctx);
+// The buffer's host home, allocated (pinned only with TUTTI_PINNED=on) on first need;
 // nullptr when host memory is exhausted.
 char *homeOf(_cl_context *ctx, BufferStore &st);
 // Whether a host<->device copy of `bytes` skips the home (TUTTI_DIRECT_MIN).

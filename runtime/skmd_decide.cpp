@@ -103,14 +103,6 @@ std::vector<double> fixedWeights(Command *cmd, const std::vector<int> &usable, s
   return out;
 }
 
-bool hostIsPinned(_cl_context *ctx) {
-  const std::string &mode = settings().pinned;
-  if (mode == "off") return false;
-  for (auto &s : ctx->slots)
-    if (s.dev->isGpu() || mode == "on") return true;
-  return false;
-}
-
 // Copy times: measured ones from the profile database where they exist; otherwise pinned
 // PCIe for GPUs (FACTS.md measured 54 GB/s on the H100; half of it is the safe side) and
 // a host memcpy into the CPU driver's buffers.
@@ -124,7 +116,7 @@ void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c) {
     c.h2dLatency = c.d2hLatency = 5e-6;
   }
   const pf::TransferModel &m = storedTransferModel(deviceIdentity(d));
-  bool pinned = hostIsPinned(ctx);
+  bool pinned = homesPinned(ctx);
   const pf::TransferFit &in = m.get(pf::Direction::H2D, pinned), &out = m.get(pf::Direction::D2H, pinned);
   if (!in.isDefault) c.h2dBandwidth = in.bandwidth, c.h2dLatency = in.latency;
   if (!out.isDefault) c.d2hBandwidth = out.bandwidth, c.d2hLatency = out.latency;
