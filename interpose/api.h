@@ -66,7 +66,9 @@ struct Enqueue {
   ApiLock lock;
   cl_int err = CL_SUCCESS;
   std::vector<_cl_event *> waits;
-  Enqueue(cl_command_queue q, cl_uint n, const cl_event *list) {
+  Enqueue(cl_command_queue q, cl_uint n, const cl_event *list,
+          const char *caller = __builtin_FUNCTION())
+      : lock(caller) {
     if (!validQueue(q)) err = CL_INVALID_COMMAND_QUEUE;
     else err = checkWaitList(q->ctx, n, list, waits);
   }

@@ -61,13 +61,13 @@ cl_int checkProperties(const cl_context_properties *props, std::vector<cl_contex
 
 cl_context makeContext(const cl_context_properties *props,
                        void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *),
-                       void *user, cl_int *errcode) {
+                       void *user, cl_int *errcode, const char *caller = __builtin_FUNCTION()) {
   std::vector<cl_context_properties> p;
   cl_int err = checkProperties(props, p);
   if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
   if (!notify && user) return setErr(errcode, CL_INVALID_VALUE), nullptr;
   if (!ready()) return setErr(errcode, CL_DEVICE_NOT_AVAILABLE), nullptr;
-  ApiLock lock;
+  ApiLock lock(caller);
   runtime().startThreads();
   auto *ctx = new _cl_context();
   ctx->props = p;

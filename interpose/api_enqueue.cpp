@@ -50,8 +50,9 @@ cl_int checkRect(cl_mem m, const size_t origin[3], const size_t region[3], size_
 namespace {
 cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
                      const size_t *global, const size_t *local, cl_uint n, const cl_event *list,
-                     cl_event *event, cl_command_type type) {
-  Enqueue e(q, n, list);
+                     cl_event *event, cl_command_type type,
+                     const char *caller = __builtin_FUNCTION()) {
+  Enqueue e(q, n, list, caller);
   if (e.err == CL_INVALID_COMMAND_QUEUE) return e.err;
   if (!validKernel(k)) return CL_INVALID_KERNEL;
   if (k->program->ctx != q->ctx) return CL_INVALID_CONTEXT;

@@ -148,8 +148,9 @@ TUTTI_API cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_in
 namespace {
 
 cl_int markerOrBarrier(cl_command_queue q, cl_uint n, const cl_event *list, cl_event *event,
-                       cl_command_type type) {
-  ApiLock lock;
+                       cl_command_type type,
+                       const char *caller = __builtin_FUNCTION()) {
+  ApiLock lock(caller);
   if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
   std::vector<_cl_event *> waits;
   cl_int err = checkWaitList(q->ctx, n, list, waits);

@@ -97,8 +97,9 @@ cl_int inheritMemFlagsOf(cl_mem buf, cl_context ctx, cl_mem_flags &flags) {
 
 cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
                  const cl_image_format *fmt, const cl_image_desc *desc, void *hostPtr,
-                 cl_int *errcode) {
-  ApiLock lock;
+                 cl_int *errcode,
+                       const char *caller = __builtin_FUNCTION()) {
+  ApiLock lock(caller);
   if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
   std::vector<cl_mem_properties> p;
   cl_int err = checkMemProperties(props, p);
@@ -248,8 +249,9 @@ TUTTI_API cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_
 namespace {
 
 cl_sampler makeSampler(cl_context ctx, cl_bool norm, cl_addressing_mode addr, cl_filter_mode filter,
-                       std::vector<cl_sampler_properties> props, cl_int *errcode) {
-  ApiLock lock;
+                       std::vector<cl_sampler_properties> props, cl_int *errcode,
+                       const char *caller = __builtin_FUNCTION()) {
+  ApiLock lock(caller);
   if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
   if (norm != CL_TRUE && norm != CL_FALSE) return setErr(errcode, CL_INVALID_VALUE), nullptr;
   if (addr < CL_ADDRESS_NONE || addr > CL_ADDRESS_MIRRORED_REPEAT)

@@ -63,8 +63,8 @@ cl_int checkMemProperties(const cl_mem_properties *props, std::vector<cl_mem_pro
 namespace {
 
 cl_mem makeBuffer(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
-                  void *hostPtr, cl_int *errcode) {
-  ApiLock lock;
+                  void *hostPtr, cl_int *errcode, const char *caller = __builtin_FUNCTION()) {
+  ApiLock lock(caller);
   if (!validContext(ctx)) return setErr(errcode, CL_INVALID_CONTEXT), nullptr;
   std::vector<cl_mem_properties> p;
   cl_int err = checkMemProperties(props, p);

@@ -240,7 +240,7 @@ TUTTI_API cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p, cl
                                                                 const void *) {
   ApiLock lock;
   if (!validProgram(p)) return CL_INVALID_PROGRAM;
-  return CL_INVALID_PROGRAM;  // only IL programs have specialization constants
+  return CL_INVALID_OPERATION;  // no device takes IL programs (3.0 appendix: IL programs)
 }
 
 TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_device_id *devices,

@@ -186,8 +186,7 @@ cl_int virtualDeviceInfo(cl_device_info p, size_t size, void *value, size_t *ret
     case CL_DEVICE_ADDRESS_BITS: case CL_DEVICE_MAX_READ_IMAGE_ARGS:
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
     case CL_DEVICE_MAX_SAMPLERS: case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
-    case CL_DEVICE_MAX_CONSTANT_ARGS: case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+    case CL_DEVICE_MAX_CONSTANT_ARGS: case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       return A(combine<cl_uint>(p, Rule::Min));
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return A(combine<cl_uint>(p, Rule::Max));
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
@@ -206,8 +205,11 @@ cl_int virtualDeviceInfo(cl_device_info p, size_t size, void *value, size_t *ret
     case CL_DEVICE_LINKER_AVAILABLE: case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
       return A(combine<cl_bool>(p, Rule::All));
+    // Kernels may run split across devices with different sub-group sizes, so the
+    // virtual device has none (and clGetKernelSubGroupInfo says so).
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return A(cl_uint(0));
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return A(cl_bool(CL_FALSE));
     case CL_DEVICE_LOCAL_MEM_TYPE: {
       bool allLocal = std::all_of(devs().begin(), devs().end(), [](BackingDevice *d) {
         return query<cl_device_local_mem_type>(d, CL_DEVICE_LOCAL_MEM_TYPE) == CL_LOCAL;

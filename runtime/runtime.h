@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "objects.h"
+#include "trace.h"
 
 namespace tutti {
 
@@ -107,14 +108,24 @@ class Runtime {
 
 Runtime &runtime();
 
-// The lock every API function takes; runs afterUnlock work when it goes.
+// The lock every API function takes; runs afterUnlock work when it goes. With
+// TUTTI_TRACE each API call is a span on the host lane, named after the caller, so a
+// timeline shows where the app's thread spent its time (lock waits included).
 class ApiLock {
  public:
-  ApiLock() : lk(runtime().mu) {}
+  explicit ApiLock(const char *caller = __builtin_FUNCTION())
+      : caller_(caller), t0_(tracing() ? nowNs() : 0), lk(runtime().mu) {}
   ~ApiLock() {
     if (lk.owns_lock()) lk.unlock();
     runtime().runAfterUnlock();
+    if (t0_ && caller_[0] == 'c' && caller_[1] == 'l') traceSpan(-1, "api", caller_, t0_, nowNs(), 0);
   }
+
+ private:
+  const char *caller_;
+  uint64_t t0_;
+
+ public:
   std::unique_lock<std::mutex> lk;
 };
 

@@ -55,6 +55,8 @@ TEST_F(Unsupported, SvmKernelArgsAndExecInfo) {
   EXPECT_CL(CL_INVALID_OPERATION,
             clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes));
   EXPECT_CL(CL_INVALID_VALUE, clSetKernelExecInfo(k, 0x7777, sizeof yes, &yes));
+  // As the conformance suite calls it: no SVM comes before checking the list.
+  EXPECT_CL(CL_INVALID_OPERATION, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
 }
 
 TEST_F(Unsupported, Pipes) {
