@@ -1,7 +1,13 @@
-// profile_mode.cpp - the profiling ladder of one launch shape on every backing device.
+// profile_mode.cpp - the profiling ladder of one launch shape on every backing device, and
+// validation of the stored models against random work-group counts (TUTTI_PROFILE=validate).
 #include "profile_mode.h"
 
+#include <errno.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include <tutti/compiler.h>
@@ -13,6 +19,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "trace.h"
 #include "transfer_probe.h"
 
 namespace tutti {
@@ -101,18 +108,25 @@ double runGroups(Bench &b, const cc::NDRange &nd, uint64_t n) {
 constexpr double kSlowRung = 1.0;
 constexpr size_t kEnoughRungs = 8;
 
-// The ladder on one device; one sample per rung (best of two for short rungs).
+// Seconds for groups [0, n): one run, or the better of two when it is short (< 10 ms).
+// The ladder and validation time the same way.
+double timeGroups(Bench &b, const cc::NDRange &nd, uint64_t n) {
+  double s = runGroups(b, nd, n);
+  if (s >= 0 && s < 10e-3) {
+    double again = runGroups(b, nd, n);
+    if (again >= 0) s = std::min(s, again);
+  }
+  return s;
+}
+
+// The ladder on one device; one sample per rung.
 size_t ladderOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const pf::Features &f) {
   runGroups(b, nd, 1);  // first launch pays for the driver's JIT and buffer placement
   size_t n = 0;
   for (uint64_t g : pf::profileLadder(nd.totalGroups())) {
     if (n >= kEnoughRungs && b.lastSeconds > kSlowRung) break;
-    double s = runGroups(b, nd, g);
+    double s = timeGroups(b, nd, g);
     b.lastSeconds = s;
-    if (s >= 0 && s < 10e-3) {
-      double again = runGroups(b, nd, g);
-      if (again >= 0) s = std::min(s, again);
-    }
     if (s <= 0) continue;
     queueKernelSample(kernelSample(cmd, slot, nd, f, g, s));
     ++n;
@@ -120,44 +134,187 @@ size_t ladderOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
   return n;
 }
 
+// cmd's partition-ready kernel on every device that has one, and the launch's NDRange.
+struct Prepared {
+  std::vector<Bench> benches;  // per slot (k == nullptr: no kernel there)
+  std::vector<int> slots;      // slots with a kernel
+  const cc::KernelInfo *info = nullptr;
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  std::string why;  // when prepare() fails
+  explicit Prepared(size_t nslots) : benches(nslots) {}
+};
+
+bool prepare(Command *cmd, Prepared &p) {
+  _cl_kernel *k = cmd->kernel;
+  _cl_context *ctx = cmd->q->ctx;
+  for (auto &a : cmd->args)
+    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler) {
+      p.why = "image or sampler arguments";
+      return false;
+    }
+  SkmdProgram *sp = skmdProgram(k->program);
+  if (!sp->ok) {
+    p.why = "no partition-ready program: " + sp->why;
+    return false;
+  }
+  for (size_t s = 0; s < ctx->slots.size(); ++s) {
+    const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
+    if (ki && !ki->partitionable && p.why.empty()) p.why = "not partitionable: " + ki->whole_reason;
+    if (!ki || !ki->partitionable || ki->partition_kernel.empty() || !sp->progs[s]) continue;
+    cl_int err = CL_SUCCESS;
+    p.benches[s].ds = &ctx->slots[s];
+    p.benches[s].k = icd(sp->progs[s]).clCreateKernel(sp->progs[s], ki->partition_kernel.c_str(), &err);
+    if (err != CL_SUCCESS) continue;
+    if (!p.info) p.info = ki;
+    p.slots.push_back(int(s));
+  }
+  if (!p.info) {
+    if (p.why.empty()) p.why = "no partition-ready kernel on any device";
+    return false;
+  }
+  // The local size an app left open must be one every device accepts.
+  size_t wg = SIZE_MAX;
+  for (int s : p.slots) {
+    size_t n = 0;
+    icd(p.benches[s].k).clGetKernelWorkGroupInfo(p.benches[s].k, ctx->slots[s].dev->id,
+                                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr);
+    if (n) wg = std::min(wg, n);
+  }
+  if (!skmdLaunchShape(cmd, wg == SIZE_MAX ? 0 : wg, p.nd, p.scalars)) {
+    p.why = "requires a work-group size the app did not give";
+    return false;
+  }
+  return true;
+}
+
+// Validation records: JSON lines appended to TUTTI_VALIDATE_OUT (default stderr).
+void writeRecord(const std::string &line) {
+  static FILE *f = [] {
+    const std::string &path = settings().validate_out;
+    if (path.empty()) return stderr;
+    FILE *out = std::fopen(path.c_str(), "a");
+    if (!out)
+      TUTTI_LOG(Error, "TUTTI_VALIDATE_OUT=%s: cannot open it, validation records go to stderr",
+                path.c_str());
+    return out ? out : stderr;
+  }();
+  std::fprintf(f, "%s\n", line.c_str());
+  std::fflush(f);
+}
+
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// The start of every record: which app, kernel and (slot >= 0) device.
+std::string recordHead(Command *cmd, int slot) {
+  std::string r = std::string("{\"app\":\"") + jsonEscape(program_invocation_short_name) +
+                  "\",\"kernel\":\"" + jsonEscape(cmd->kernel->name) + "\",\"kernel_id\":\"" +
+                  jsonEscape(kernelIdentity(cmd->kernel)) + "\"";
+  if (slot >= 0) {
+    BackingDevice *d = cmd->q->ctx->slots[slot].dev;
+    r += ",\"device\":\"" + jsonEscape(deviceIdentity(d)) + "\",\"device_index\":" +
+         std::to_string(d->index);
+  }
+  return r;
+}
+
+// A kernel (slot < 0) or device that cannot be validated: one record per kernel and reason.
+void reportSkip(Command *cmd, int slot, const std::string &why) {
+  static std::set<std::string> said;
+  std::string head = recordHead(cmd, slot);
+  if (!said.insert(head + why).second) return;
+  TUTTI_LOG(Info, "validation: '%s' skipped: %s", cmd->kernel->name.c_str(), why.c_str());
+  writeRecord(head + ",\"skipped\":\"" + jsonEscape(why) + "\"}");
+}
+
+uint64_t splitmix64(uint64_t &x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// TUTTI_VALIDATE_RUNS counts uniform over [1, total], from the seed, the kernel's name and
+// the launch shape: the same on every device and in every run.
+std::vector<uint64_t> randomCounts(const std::string &name, const std::vector<uint64_t> &shape,
+                                   uint64_t total) {
+  uint64_t x = std::strtoull(settings().validate_seed.c_str(), nullptr, 10);
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  auto mix = [&h](uint64_t byte) { h = (h ^ byte) * 1099511628211ULL; };
+  for (char c : name) mix(static_cast<unsigned char>(c));
+  for (uint64_t v : shape)
+    for (int i = 0; i < 8; ++i) mix((v >> (8 * i)) & 0xff);
+  x ^= h;
+  std::vector<uint64_t> counts(std::strtoull(settings().validate_runs.c_str(), nullptr, 10));
+  for (uint64_t &g : counts) {
+    double u = double(splitmix64(x) >> 11) * 0x1p-53;  // [0, 1)
+    g = std::min(total, 1 + uint64_t(u * double(total)));
+  }
+  return counts;
+}
+
+// Measures the counts on one device and compares each with the stored model's prediction.
+void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const pf::Features &f,
+                const std::vector<uint64_t> &counts) {
+  auto model = storedTimeModel(kernelIdentity(cmd->kernel), deviceIdentity(b.ds->dev));
+  pf::Predictor pred;
+  if (model) pred = model->bind(f);
+  const char *kind = !model ? "none"
+                     : model->kind() == pf::TimeModel::Kind::Regression ? "regression"
+                                                                        : "nearest";
+  auto predictMs = [&](uint64_t g) { return model ? pred(g) * 1e3 : NAN; };
+  uint64_t total = nd.totalGroups();
+  runGroups(b, nd, 1);  // JIT and buffer placement, as before the ladder
+  double whole = timeGroups(b, nd, total) * 1e3;
+  std::string head = recordHead(cmd, slot) + ",\"work_dim\":" + std::to_string(nd.work_dim);
+  for (const char *what : {"global", "local"}) {
+    const uint64_t *v = what[0] == 'g' ? nd.global_size : nd.local_size;
+    head += std::string(",\"") + what + "\":[" + std::to_string(v[0]) + "," + std::to_string(v[1]) +
+            "," + std::to_string(v[2]) + "]";
+  }
+  head += ",\"total_groups\":" + std::to_string(total) + ",\"model\":\"" + kind +
+          "\",\"model_samples\":" + std::to_string(model ? model->sampleCount() : 0) +
+          ",\"whole_ms\":" + jsonNumber(whole > 0 ? whole : NAN) +
+          ",\"whole_predicted_ms\":" + jsonNumber(predictMs(total)) +
+          ",\"seed\":" + settings().validate_seed;
+  double sum = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    double measured = timeGroups(b, nd, counts[i]) * 1e3;
+    if (!(measured > 0)) measured = NAN;  // the run failed
+    double predicted = predictMs(counts[i]);
+    double err = (predicted - measured) / measured;
+    if (std::isfinite(err)) sum += std::fabs(err), ++n;
+    writeRecord(head + ",\"run\":" + std::to_string(i) + ",\"groups\":" + std::to_string(counts[i]) +
+                ",\"measured_ms\":" + jsonNumber(measured) + ",\"predicted_ms\":" +
+                jsonNumber(predicted) + ",\"rel_error\":" + jsonNumber(err) + "}");
+  }
+  TUTTI_LOG(Info, "validated '%s' (%llu groups) on %s: %s model, mean |error| %.2f%% over %zu runs",
+            cmd->kernel->name.c_str(), (unsigned long long)total, b.ds->dev->label().c_str(), kind,
+            n ? 100 * sum / double(n) : NAN, n);
+}
 
 }  // namespace
 
 bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
-  if (settings().profile != "1" || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
+  const std::string &mode = settings().profile;
+  bool validate = mode == "validate";
+  if ((mode != "1" && !validate) || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
   _cl_kernel *k = cmd->kernel;
   _cl_context *ctx = cmd->q->ctx;
-  for (auto &a : cmd->args)
-    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler) return false;
-  SkmdProgram *sp = skmdProgram(k->program);
-  if (!sp->ok) return false;
-  std::vector<Bench> benches(ctx->slots.size());
-  std::vector<int> slots;
-  const cc::KernelInfo *info = nullptr;
-  for (size_t s = 0; s < ctx->slots.size(); ++s) {
-    const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
-    if (!ki || !ki->partitionable || ki->partition_kernel.empty() || !sp->progs[s]) continue;
-    cl_int err = CL_SUCCESS;
-    benches[s].ds = &ctx->slots[s];
-    benches[s].k = icd(sp->progs[s]).clCreateKernel(sp->progs[s], ki->partition_kernel.c_str(), &err);
-    if (err != CL_SUCCESS) continue;
-    if (!info) info = ki;
-    slots.push_back(int(s));
+  Prepared p(ctx->slots.size());
+  if (!prepare(cmd, p)) {
+    if (validate) reportSkip(cmd, -1, p.why);
+    return false;
   }
-  if (!info) return false;
-  // The local size an app left open must be one every device accepts.
-  cc::NDRange nd;
-  cc::ScalarArgs scalars;
-  size_t wg = SIZE_MAX;
-  for (int s : slots) {
-    size_t n = 0;
-    icd(benches[s].k).clGetKernelWorkGroupInfo(benches[s].k, ctx->slots[s].dev->id,
-                                               CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr);
-    if (n) wg = std::min(wg, n);
-  }
-  if (!skmdLaunchShape(cmd, wg == SIZE_MAX ? 0 : wg, nd, scalars)) return false;
+  const cc::NDRange &nd = p.nd;
   static std::set<std::pair<std::string, std::vector<uint64_t>>> done;
-  auto key = std::make_pair(kernelIdentity(k), launchShape(cmd, nd, scalars));
+  auto key = std::make_pair(kernelIdentity(k), launchShape(cmd, nd, p.scalars));
   if (done.count(key)) return false;
   bool ready = true;
   for (auto &a : cmd->args)
@@ -167,12 +324,21 @@ bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
     return true;
   }
   done.insert(key);
-  for (int s : slots) measureTransfers(ctx->slots[s]);
+  pf::Features f = launchFeatures(cmd, *p.info, nd, p.scalars);
+  if (validate) {
+    std::vector<uint64_t> counts = randomCounts(k->name, key.second, nd.totalGroups());
+    for (size_t s = 0; s < ctx->slots.size(); ++s) {
+      if (!p.benches[s].k) reportSkip(cmd, int(s), "no partition-ready kernel on this device");
+      else if (!bindScratch(cmd, p.benches[s])) reportSkip(cmd, int(s), "scratch buffers failed");
+      else validateOn(cmd, p.benches[s], int(s), nd, f, counts);
+    }
+    return false;
+  }
+  for (int s : p.slots) measureTransfers(ctx->slots[s]);
   measureHostMemory();
-  pf::Features f = launchFeatures(cmd, *info, nd, scalars);
-  for (int s : slots) {
-    if (!bindScratch(cmd, benches[s])) continue;
-    size_t n = ladderOn(cmd, benches[s], s, nd, f);
+  for (int s : p.slots) {
+    if (!bindScratch(cmd, p.benches[s])) continue;
+    size_t n = ladderOn(cmd, p.benches[s], s, nd, f);
     TUTTI_LOG(Info, "profiled '%s' (%llu groups) on %s: %zu samples", k->name.c_str(),
               (unsigned long long)nd.totalGroups(), ctx->slots[s].dev->label().c_str(), n);
   }

@@ -178,7 +178,14 @@ bool profileDbEnabled() {
   return openLocked(w);
 }
 
+// Validation runs measure against the database as it was: they store nothing, not even
+// the online samples of split launches.
+namespace {
+bool readOnly() { return settings().profile == "validate"; }
+}  // namespace
+
 void queueKernelSample(pf::KernelSample s) {
+  if (readOnly()) return;
   Writer &w = writer();
   std::lock_guard<std::mutex> g(w.mu);
   if (!openLocked(w)) return;
@@ -191,6 +198,7 @@ void queueKernelSample(pf::KernelSample s) {
 }
 
 void queueTransferSample(pf::TransferSample s) {
+  if (readOnly()) return;
   Writer &w = writer();
   std::lock_guard<std::mutex> g(w.mu);
   if (openLocked(w)) w.transfers.push_back(std::move(s));

@@ -78,6 +78,16 @@ bool checkPartition(const std::string &v) {
   return any && positive;
 }
 
+// TUTTI_PROFILE: a switch (0/1 and the usual spellings) or "validate".
+bool normalizeProfile(std::string &v) {
+  std::string l = lower(v);
+  if (l == "validate") {
+    v = l;
+    return true;
+  }
+  return normalize(SettingKind::Bool, "", v);
+}
+
 }  // namespace
 
 const std::vector<SettingSpec> &settingSpecs() {
@@ -118,6 +128,10 @@ bool parseSettings(Settings &out, std::string &error, const char *(*lookup)(cons
   if (!checkPlacement(out.placement)) {
     error = "TUTTI_PLACEMENT='" + out.placement +
             "' is not valid: expected auto, roundrobin or device:N";
+    return false;
+  }
+  if (!normalizeProfile(out.profile)) {
+    error = "TUTTI_PROFILE='" + out.profile + "' is not valid: expected 0, 1 or validate";
     return false;
   }
   if (!checkPartition(out.partition)) {

@@ -35,16 +35,6 @@ Trace &trace() {
   return *t;
 }
 
-std::string jsonEscape(const std::string &s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    o += c;
-  }
-  return o;
-}
-
 void writeTrace() {
   Trace &t = trace();
   std::lock_guard<std::mutex> g(t.mu);
@@ -91,6 +81,16 @@ void CL_CALLBACK onTraced(cl_event e, cl_int, void *user) {
 }
 
 }  // namespace
+
+std::string jsonEscape(const std::string &s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    o += c;
+  }
+  return o;
+}
 
 bool tracing() { return !settings().trace.empty(); }
 

@@ -3,10 +3,14 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <string>
 
 namespace tutti {
 
 bool tracing();
+// s as the inside of a JSON string (quotes and backslashes escaped, control characters
+// dropped); also used by TUTTI_PROFILE=validate's records.
+std::string jsonEscape(const std::string &s);
 // One span on device `device` (backing-device index; -1: the host), host-clock ns.
 void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
                uint64_t amount);

@@ -61,3 +61,25 @@ TEST(Settings, BadValuesAreErrorsNamingTheVariable) {
   EXPECT_TRUE(parse(s, err)) << err;
   EXPECT_EQ(s.placement, "device:1");
 }
+
+TEST(Settings, ProfileIsASwitchOrValidate) {
+  tutti::Settings s;
+  std::string err;
+  g_env = {{"TUTTI_PROFILE", "yes"}};
+  ASSERT_TRUE(parse(s, err)) << err;
+  EXPECT_EQ(s.profile, "1");
+  g_env = {{"TUTTI_PROFILE", "Validate"}, {"TUTTI_VALIDATE_RUNS", "3"}};
+  ASSERT_TRUE(parse(s, err)) << err;
+  EXPECT_EQ(s.profile, "validate");
+  EXPECT_EQ(s.validate_runs, "3");
+  EXPECT_EQ(s.validate_seed, "1");
+  g_env = {};
+  ASSERT_TRUE(parse(s, err)) << err;
+  EXPECT_EQ(s.profile, "0");
+  g_env = {{"TUTTI_PROFILE", "check"}};
+  EXPECT_FALSE(parse(s, err));
+  EXPECT_NE(err.find("TUTTI_PROFILE='check'"), std::string::npos) << err;
+  g_env = {{"TUTTI_VALIDATE_RUNS", "many"}};
+  EXPECT_FALSE(parse(s, err));
+  EXPECT_NE(err.find("TUTTI_VALIDATE_RUNS"), std::string::npos) << err;
+}
