@@ -6,9 +6,12 @@
 #   apps/        stripped app binaries (+ mk_devinfo) from BUILD_DIR/tools/bench/apps
 #   lib/         libtutti.so (stripped) when it was built, plus any shared library
 #                of the build tree it links against
-#   bench/       bench.py, benchlib/, VERSION (Tutti commit)
-#   run.sh       registers NVIDIA + PoCL for the ICD loader (FACTS.md), then runs
-#                the full profile and renders the report into a given folder
+#   bin/         tutti-profile when it was built (list/export the profile databases)
+#   bench/       bench.py, benchlib/, accuracy.py, VERSION (Tutti commit)
+#   env.sh       registers NVIDIA + PoCL for the ICD loader (FACTS.md), lib/ on the path
+#   run.sh       sources env.sh, then runs the full profile and renders the report into
+#                a given folder
+#   accuracy.sh  prediction error of the time models (tools/bench/accuracy.sh)
 #   README.txt
 # The archive must stay under 50 MiB.
 set -euo pipefail
@@ -31,7 +34,7 @@ done
 stage=$(mktemp -d "${TMPDIR:-/tmp}/tutti-bundle.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 root="$stage/tutti-bench"
-mkdir -p "$root/apps" "$root/lib" "$root/bench/benchlib"
+mkdir -p "$root/apps" "$root/lib" "$root/bin" "$root/bench/benchlib"
 
 napps=0
 for f in "$appsdir"/*; do
@@ -68,8 +71,15 @@ else
   echo "bundle: libtutti.so not built; the bundle runs the apps natively only" >&2
 fi
 
-cp "$here/bench.py" "$root/bench/"
+prof=$(find "$build" -name tutti-profile -type f -perm -u+x -not -path '*/CMakeFiles/*' -print -quit 2>/dev/null || true)
+if [ -n "$prof" ]; then
+  cp "$prof" "$root/bin/tutti-profile"
+  strip --strip-unneeded "$root/bin/tutti-profile" 2>/dev/null || true
+fi
+
+cp "$here/bench.py" "$here/accuracy.py" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
+cp "$here/accuracy.sh" "$root/accuracy.sh"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {
@@ -79,6 +89,23 @@ dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | gre
   echo "build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -1)"
   echo "built_on=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(ldd --version 2>/dev/null | head -1 | awk '{print $NF}')"
 } > "$root/bench/VERSION"
+
+cat > "$root/env.sh" <<'ENV'
+# env.sh - sourced by run.sh and accuracy.sh (bash).
+# NVIDIA's OpenCL is installed but not registered on the GPU machine; register
+# it next to PoCL in a private vendors folder (see FACTS.md). lib/ goes on the
+# library path (libtutti.so's own dependencies).
+bundle_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+nv=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+if [ -z "${OCL_ICD_VENDORS:-}" ] && [ -e "$nv" ]; then
+  vend=$(mktemp -d "${TMPDIR:-/tmp}/tutti-vend.XXXXXX")
+  echo "$nv" > "$vend/nv.icd"
+  echo libpocl.so.2 > "$vend/pocl.icd"
+  export OCL_ICD_VENDORS=$vend
+fi
+echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-<system default>}"
+export LD_LIBRARY_PATH="$bundle_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ENV
 
 cat > "$root/run.sh" <<'RUN'
 #!/usr/bin/env bash
@@ -90,18 +117,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 RESULTS_DIR [bench.py run options]" >&2; exit 2; }
 results=$1; shift
 mkdir -p "$results"
-
-# NVIDIA's OpenCL is installed but not registered on the GPU machine; register
-# it next to PoCL in a private vendors folder (see FACTS.md).
-nv=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-if [ -z "${OCL_ICD_VENDORS:-}" ] && [ -e "$nv" ]; then
-  vend=$(mktemp -d "${TMPDIR:-/tmp}/tutti-vend.XXXXXX")
-  echo "$nv" > "$vend/nv.icd"
-  echo libpocl.so.2 > "$vend/pocl.icd"
-  export OCL_ICD_VENDORS=$vend
-fi
-echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-<system default>}"
-export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$here/env.sh"
 command -v clinfo >/dev/null && clinfo > "$results/clinfo.txt" 2>&1 || true
 
 python3 "$here/bench/bench.py" list --build "$here"
@@ -120,6 +136,9 @@ Tutti benchmark bundle (commit $commit, dirty=$dirty).
                                             natively on each device and under Tutti
   ./run.sh RESULTS_DIR --apps mk_ABE,kmeans --repeat 3
   python3 bench/bench.py report RESULTS_DIR  re-render report.md (+ PNGs with matplotlib)
+  ./accuracy.sh OUT_DIR [APP...]            prediction error of the SKMD time models:
+                                            profile at tiny+small, validate at thesis,
+                                            OUT_DIR/accuracy.md (./accuracy.sh --help)
 
 run.sh registers /usr/local/nvidia/lib64/libnvidia-opencl.so.1 and PoCL in a
 private OCL_ICD_VENDORS folder unless OCL_ICD_VENDORS is already set.
