@@ -218,12 +218,13 @@ void forEachRow(const size_t region[3], F f) {
     for (size_t y = 0; y < region[1]; ++y) f(y, z);
 }
 
-// A driver callback per launch costs a wake-up of the dispatcher and a fight for the
-// runtime lock, which dominated small launches. Kernels therefore complete lazily:
-// only every kArmEvery-th launch on a slot gets a callback, and when it fires the
-// launches issued before it on that in-order queue are complete as well. Anything
-// that needs a particular completion sooner (a wait, a dependent elsewhere, a status
-// query, a callback) arms it with armCompletion.
+// A driver callback and a clFlush per launch cost a wake-up of the dispatcher, a fight
+// for the runtime lock and a submission each, which dominated small launches. Kernels
+// therefore complete lazily: only every kArmEvery-th launch on a slot gets a callback
+// and a flush, and when the callback fires the launches issued before it on that
+// in-order queue are complete as well. Anything that needs a particular completion
+// sooner (a wait, a dependent elsewhere, a status query, a callback) arms it with
+// armCompletion, which flushes.
 constexpr unsigned kArmEvery = 32;
 
 IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
@@ -243,12 +244,12 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) {
     lazy = ++ds.sinceArmed < kArmEvery && !cmd->ev->wanted && cmd->ev->callbacks.empty();
   }
   if (lazy) {
-    ds.lazy.push_back(cmd);
-  } else {
-    if (cmd->seq) ds.sinceArmed = 0;
-    cmd->armed = true;
-    icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+    ds.lazy.push_back(cmd);  // flushed with the next armed command (kArmEvery bounds it)
+    return {IssueResult::Issued, CL_SUCCESS};
   }
+  if (cmd->seq) ds.sinceArmed = 0;
+  cmd->armed = true;
+  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);
   return {IssueResult::Issued, CL_SUCCESS};
 }
@@ -662,6 +663,8 @@ void armCompletion(Command *cmd) {
   auto &lazy = slotOf(cmd, cmd->slot).lazy;
   lazy.erase(std::find(lazy.begin(), lazy.end(), cmd));
   icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+  DeviceSlot &ds = slotOf(cmd, cmd->slot);
+  icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
 }
 
 std::vector<Command *> completedBefore(Command *cmd) {

@@ -14,6 +14,10 @@ MODES = [
     Mode("tutti-whole", {"TUTTI_PLACEMENT": "auto"}, "whole kernels on the best measured device"),
     Mode("tutti-skmd", {"TUTTI_MODE": "skmd"},
          "SKMD: launches split across devices by Algorithm 1 (online calibration)"),
+    Mode("tutti-gpu", {"TUTTI_DEVICES": "gpu"},
+         "whole kernels, Tutti backed by the GPUs alone (interposition overhead vs native GPU)"),
+    Mode("tutti-cpu", {"TUTTI_DEVICES": "cpu"},
+         "whole kernels, Tutti backed by the CPU device alone (interposition overhead vs native CPU)"),
     Mode("tutti-skmd-linear", {"TUTTI_MODE": "skmd", "TUTTI_PARTITION": "linear"},
          "SKMD with linear partitioning (proportional to throughput, transfers ignored)"),
 ]

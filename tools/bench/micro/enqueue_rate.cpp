@@ -1,18 +1,29 @@
 // enqueue_rate - launches of an empty kernel per second (the interposition overhead
 // benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
+//   enqueue_rate [N [PLATFORM-SUBSTRING]]   (default: 20000 on the first platform)
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 20000;
-  cl_platform_id p;
+  const char *want = argc > 2 ? argv[2] : "";
+  cl_platform_id ps[16], p = nullptr;
+  cl_uint np = 0;
+  clGetPlatformIDs(16, ps, &np);
+  char name[256];
+  for (cl_uint i = 0; i < np && !p; ++i)
+    if (clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, nullptr) == CL_SUCCESS &&
+        std::strstr(name, want))
+      p = ps[i];
   cl_device_id d;
-  clGetPlatformIDs(1, &p, nullptr);
-  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) != CL_SUCCESS) return 2;
+  if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) != CL_SUCCESS) return 2;
+  char dev[256] = "";
+  clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
   cl_int err;
   cl_context ctx = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
   cl_command_queue q = clCreateCommandQueue(ctx, d, 0, &err);
@@ -33,8 +44,8 @@ int main(int argc, char **argv) {
   auto t2 = std::chrono::steady_clock::now();
   double enq = std::chrono::duration<double>(t1 - t0).count();
   double all = std::chrono::duration<double>(t2 - t0).count();
-  std::printf("RESULT enqueues=%d enqueue_us=%.2f per_launch_us=%.2f launches_per_s=%.0f\n", n,
-              enq / n * 1e6, all / n * 1e6, n / all);
+  std::printf("RESULT platform=\"%s\" device=\"%s\" enqueues=%d enqueue_us=%.2f per_launch_us=%.2f "
+              "launches_per_s=%.0f\n", name, dev, n, enq / n * 1e6, all / n * 1e6, n / all);
   clReleaseMemObject(buf);
   clReleaseKernel(k);
   clReleaseProgram(prog);
