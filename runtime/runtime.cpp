@@ -379,6 +379,29 @@ bool Runtime::depsMetOn(Command *cmd, int slot) {
   return true;
 }
 
+// A read, write, fill or map that waits only for commands issued to one in-order
+// device queue can start now: what it moves on a device goes to the queues that hold
+// the bytes (behind those commands), and what it copies on the host are bytes those
+// commands do not write (validity says so). Waiting for the driver's completion
+// callback instead cost 12-20 ms per wait on the H100.
+int Runtime::chainSlot(Command *cmd) {
+  switch (cmd->kind) {
+    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::Write: case CmdKind::WriteRect:
+    case CmdKind::Fill: case CmdKind::Map: break;
+    default: return -1;
+  }
+  int slot = -1;
+  for (auto *d : cmd->deps) {
+    if (d->done) continue;
+    Command *c = d->cmd;
+    if (!c || c->state != Command::State::Issued || c->skmd || c->slot < 0 ||
+        d->ctx != cmd->ev->ctx || (slot >= 0 && c->slot != slot))
+      return -1;
+    slot = c->slot;
+  }
+  return slot;
+}
+
 void Runtime::tryStart(Command *cmd) {
   if (cmd->state != Command::State::Waiting) return;
   for (auto *d : cmd->deps)
@@ -389,8 +412,10 @@ void Runtime::tryStart(Command *cmd) {
     }
   int slot = -1;
   if (cmd->unmetDeps) {
-    // Only device commands may chain behind unfinished work on their own device.
+    // Only device commands may chain behind unfinished work on their own device; so may
+    // host-side buffer commands whose unfinished work is all on one device queue.
     slot = chooseSlot(*this, cmd);
+    if (slot < 0) slot = chainSlot(cmd);
     if (slot < 0 || !depsMetOn(cmd, slot)) {
       for (auto *d : cmd->deps)
         if (!d->done && d->cmd) armCompletion(d->cmd);

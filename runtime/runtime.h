@@ -76,6 +76,7 @@ class Runtime {
   void drain();
   void tryStart(Command *cmd);
   bool depsMetOn(Command *cmd, int slot);
+  int chainSlot(Command *cmd);
   void issue(Command *cmd);
   void finish(Command *cmd, cl_int status);
   void reportInOrder(_cl_command_queue *q);
