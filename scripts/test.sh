@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - the whole test suite: installs what is missing, builds, runs every test
 # (unit, API, end-to-end apps native and under Tutti on two PoCL devices, bench
-# self-test), then rebuilds with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# the unit, API and Tutti app tests again.
+# self-test), then rebuilds with AddressSanitizer + UndefinedBehaviorSanitizer and then
+# with ThreadSanitizer, and runs the unit, API and Tutti app tests again under each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -19,4 +19,14 @@ if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ]; then
   export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   (cd build-asan && ctest --output-on-failure -j"$jobs" --timeout 600 -L "unit|api|tutti")
+fi
+if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ] && [ "${TUTTI_SKIP_TSAN:-0}" != 1 ]; then
+  # Without the kernel compiler (building LLVM-linked code with TSan is too slow here):
+  # every launch runs whole. PoCL and the ICD loader are not instrumented; the tests
+  # preload libtsan ahead of libtutti (TUTTI_PRELOAD in CMakeLists.txt).
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTUTTI_SANITIZE=thread \
+    -DTUTTI_WITH_COMPILER=OFF >/dev/null
+  cmake --build build-tsan -j"$jobs"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp"
+  (cd build-tsan && ctest --output-on-failure -j"$jobs" --timeout 900 -L "unit|api|tutti")
 fi
