@@ -12,6 +12,7 @@
 #   run.sh       sources env.sh, then runs the full profile and renders the report into
 #                a given folder
 #   accuracy.sh  prediction error of the time models (tools/bench/accuracy.sh)
+#   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
 #   README.txt
 # The archive must stay under 50 MiB.
 set -euo pipefail
@@ -76,6 +77,14 @@ if [ -n "$prof" ]; then
   cp "$prof" "$root/bin/tutti-profile"
   strip --strip-unneeded "$root/bin/tutti-profile" 2>/dev/null || true
 fi
+
+# The empty-kernel launch rate benchmark and its driver (overhead.sh).
+mkdir -p "$root/tools"
+if [ -x "$build/tools/bench/micro/enqueue_rate" ]; then
+  cp "$build/tools/bench/micro/enqueue_rate" "$root/tools/"
+  strip --strip-unneeded "$root/tools/enqueue_rate" 2>/dev/null || true
+fi
+cp "$here/overhead.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
