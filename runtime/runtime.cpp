@@ -379,15 +379,19 @@ bool Runtime::depsMetOn(Command *cmd, int slot) {
   return true;
 }
 
-// A read, write, fill or map that waits only for commands issued to one in-order
-// device queue can start now: what it moves on a device goes to the queues that hold
-// the bytes (behind those commands), and what it copies on the host are bytes those
+// A read (or read-only map) that waits only for commands issued to one in-order device
+// queue can start now: what it copies from a device goes through the queues that hold
+// the bytes (behind those commands), and what it copies from the home are bytes those
 // commands do not write (validity says so). Waiting for the driver's completion
-// callback instead cost 12-20 ms per wait on the H100.
+// callback instead cost 12-20 ms per wait on the H100. Commands that write the home
+// may not: an upload from the home may still be reading it (ThreadSanitizer caught a
+// write chained behind a launch whose input upload was in flight).
 int Runtime::chainSlot(Command *cmd) {
   switch (cmd->kind) {
-    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::Write: case CmdKind::WriteRect:
-    case CmdKind::Fill: case CmdKind::Map: break;
+    case CmdKind::Read: case CmdKind::ReadRect: break;
+    case CmdKind::Map:
+      if (cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return -1;
+      break;
     default: return -1;
   }
   int slot = -1;
