@@ -54,6 +54,19 @@ bool waitFills(BufferStore &st, Range r, Command *cmd) {
   return wait;
 }
 
+// For a command the app blocks on: waits for its staging copies now rather than for
+// their callbacks, which NVIDIA's driver delivers 12-20 ms late. False (still staging)
+// when it is not blocking or a copy failed; the callbacks then retry it.
+static bool waitStagingHere(Command *cmd) {
+  if (!cmd->blocking || cmd->staging.empty()) return false;
+  if (icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) !=
+      CL_SUCCESS)
+    return false;
+  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
+  cmd->staging.clear();
+  return true;
+}
+
 // Makes r valid in the host home, copying stale parts from devices that hold them.
 // Returns false when cmd must wait for copies in flight.
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
@@ -100,16 +113,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   }
   if (wait)
     for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  if (wait && cmd->blocking && cmd->stagingError == CL_SUCCESS && !cmd->staging.empty()) {
-    // The app waits anyway: wait for the copies here rather than for their callbacks,
-    // which NVIDIA's driver delivers 12-20 ms late.
-    if (icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) !=
-        CL_SUCCESS)
-      return false;  // a failed copy: its callback retries and the command fails there
-    for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
-    cmd->staging.clear();
-    return true;
-  }
+  if (wait && cmd->stagingError == CL_SUCCESS && waitStagingHere(cmd)) return true;
   return !wait;
 }
 
@@ -360,13 +364,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     cmd->stagingError = err;
   }
   for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  if (cmd->blocking && err == CL_SUCCESS && !cmd->staging.empty() &&
-      icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) ==
-          CL_SUCCESS) {
-    for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);  // waited for, not called back
-    cmd->staging.clear();
-    return done();
-  }
+  if (err == CL_SUCCESS && waitStagingHere(cmd)) return done();
   return staging();
 }
 
@@ -677,10 +675,9 @@ void armCompletion(Command *cmd) {
   cmd->ev->wanted = true;  // not issued yet: it will be armed when it is
   if (cmd->armed || !cmd->real || cmd->state != Command::State::Issued) return;
   cmd->armed = true;
-  auto &lazy = slotOf(cmd, cmd->slot).lazy;
-  lazy.erase(std::find(lazy.begin(), lazy.end(), cmd));
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
   DeviceSlot &ds = slotOf(cmd, cmd->slot);
+  ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
+  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
 }
 

@@ -225,6 +225,7 @@ struct _cl_event : tutti::ObjectHeader {
   cl_int status = CL_QUEUED;     // app-visible execution status
   bool done = false;             // work finished (data may be used), maybe not yet reported
   bool wanted = false;           // someone waits for it: its completion must be reported
+  bool reportAsked = false;      // needCompletion armed it and everything before it
   cl_int failure = 0;            // negative when the command failed
   tutti::Command *cmd = nullptr;  // while pending
   cl_ulong tQueued = 0, tSubmit = 0, tStart = 0, tEnd = 0, tComplete = 0;

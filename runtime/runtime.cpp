@@ -213,10 +213,16 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
 
 void Runtime::needCompletion(_cl_event *ev) {
   // The app sees a queue's commands complete in order, so all before ev must report.
-  if (ev->queue)
-    for (auto *e : ev->queue->inFlight)
-      if (e->cmd) armCompletion(e->cmd);
+  // Arming the whole queue covers every event in it, so a clFinish over n events or a
+  // status poll in a loop walks the queue once, not once per event or per poll.
+  if (ev->reportAsked) return;
+  ev->reportAsked = true;
   if (ev->cmd) armCompletion(ev->cmd);
+  if (!ev->queue) return;
+  for (auto *e : ev->queue->inFlight) {
+    e->reportAsked = true;
+    if (e->cmd) armCompletion(e->cmd);
+  }
 }
 
 cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) {
