@@ -11,8 +11,9 @@ namespace tutti {
 struct Counters {
   std::atomic<uint64_t> h2dBytes{0}, d2hBytes{0}, h2dTransfers{0}, d2hTransfers{0};
   std::atomic<uint64_t> kernels{0}, kernelNs{0}, deviceCopies{0}, splitPieces{0};
+  std::atomic<uint64_t> workItems{0};  // run here, whole launches and split pieces alike
   void reset() {
-    h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = 0;
+    h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = workItems = 0;
   }
 };
 

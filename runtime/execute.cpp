@@ -77,23 +77,37 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   bool wait = waitFills(st, r, cmd);
   for (Range gap : st.hostValid.missing(r)) {
     std::vector<Range> todo{gap};
-    for (size_t s = 0; s < st.devValid.size() && !todo.empty(); ++s) {
+    // The zero-copy replica first: its bytes need no copy at all.
+    std::vector<size_t> order;
+    if (st.alias >= 0) order.push_back(size_t(st.alias));
+    for (size_t s = 0; s < st.devValid.size(); ++s)
+      if (int(s) != st.alias) order.push_back(s);
+    for (size_t s : order) {
+      if (todo.empty()) break;
       std::vector<Range> rest;
       for (Range t : todo) {
         for (Range p : st.devValid[s].present(t)) {
           DeviceSlot &ds = ctx->slots[s];
           cl_event e = nullptr;
-          cl_int err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE, p.begin,
-                                                         p.size(), st.home + p.begin, 0, nullptr, &e);
+          bool alias = int(s) == st.alias;
+          // The zero-copy replica's bytes are already in the home once the work queued
+          // before now on its device is done: a marker says when.
+          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &e)
+                             : icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE,
+                                                                 p.begin, p.size(), st.home + p.begin,
+                                                                 0, nullptr, &e);
           if (err != CL_SUCCESS) {
-            TUTTI_LOG(Error, "%s: clEnqueueReadBuffer(%zu bytes) failed: %s",
-                      ds.dev->label().c_str(), p.size(), clErrorName(err));
+            TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
+                      alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
+                      clErrorName(err));
             cmd->stagingError = err;
             continue;
           }
-          ds.dev->counters.d2hBytes += p.size();
-          ++ds.dev->counters.d2hTransfers;
-          traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
+          if (!alias) {
+            ds.dev->counters.d2hBytes += p.size();
+            ++ds.dev->counters.d2hTransfers;
+            traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
+          }
           st.hostValid.add(p);
           st.pendingFills.push_back({p, e});
           icd(e).clRetainEvent(e);
@@ -145,6 +159,10 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   bool ready = true;
   for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
   if (!ready) return false;
+  if (slot == st.alias) {  // the replica is the home: valid there is valid here
+    for (Range g : missing) st.devValid[slot].add(g);
+    return true;
+  }
   DeviceSlot &ds = ctx->slots[slot];
   for (Range g : missing) {
     cl_event te = nullptr;
@@ -312,7 +330,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   IntervalSet todo;
   todo.add(r);
   for (Range h : st.hostValid.present(r)) {
-    std::memcpy(out + h.begin, st.home + h.begin, h.size());
+    hostCopy(out + h.begin, st.home + h.begin, h.size());
     todo.remove(h);
   }
   std::vector<std::pair<int, Range>> parts;
@@ -377,7 +395,7 @@ IssueResult issueRead(Command *cmd) {
     return readDirect(cmd, st, r);
   }
   if (!ensureHost(cmd->q->ctx, st, r, cmd)) return staging();
-  std::memcpy(cmd->ptr, st.home + r.begin, cmd->size);
+  hostCopy(cmd->ptr, st.home + r.begin, cmd->size);
   return done();
 }
 
@@ -410,7 +428,7 @@ IssueResult issueWrite(Command *cmd) {
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
-  std::memcpy(st.home + r.begin, cmd->ptr, cmd->size);
+  hostCopy(st.home + r.begin, cmd->ptr, cmd->size);
   wrote(st, r, -1);
   return done();
 }
@@ -741,6 +759,11 @@ cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
     }
   } else if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
     ++slotOf(cmd, cmd->slot).dev->counters.kernels;
+  }
+  if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
+    double wi = 1;
+    for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
+    slotOf(cmd, cmd->slot).dev->counters.workItems += uint64_t(wi);
   }
   d.clReleaseEvent(e);
   return status < 0 ? status : CL_SUCCESS;

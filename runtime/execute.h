@@ -43,6 +43,12 @@ bool directCopy(const BufferStore &st, size_t bytes);
 // (TUTTI_DIRECT_MIN), or -1.
 int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);
 cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot
+// The slot whose replicas are the homes themselves (TUTTI_ZERO_COPY: the strongest PoCL
+// CPU device), or -1.
+int zeroCopySlot(_cl_context *ctx);
+// memcpy on several threads for large copies (host homes are often fresh pages whose
+// first-touch faults dominate a single-threaded copy).
+void hostCopy(void *dst, const void *src, size_t n);
 cl_mem realImage(_cl_mem *m, cl_int *err);
 void destroyMem(Runtime &rt, _cl_mem *m);
 void destroyKernel(Runtime &rt, _cl_kernel *k);

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/mman.h>
+
 #include "backend.h"
 #include "execute.h"
 #include "icd.h"
@@ -70,12 +72,31 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
               s.dev->label().c_str(), clErrorName(err));
   }
   void *p = nullptr;
-  if (posix_memalign(&p, 4096, st.size ? st.size : 1) != 0) {
+  // Big homes on 2 MiB boundaries with transparent huge pages: a first touch then faults
+  // in 2 MiB at a time instead of 4 KiB, which the first copy into the home pays for.
+  constexpr size_t kHuge = 2u << 20;
+  size_t align = st.size >= 2 * kHuge ? kHuge : 4096;
+  if (posix_memalign(&p, align, st.size ? st.size : 1) != 0) {
     TUTTI_LOG(Error, "no host memory for a %zu-byte buffer home", st.size);
     return nullptr;
   }
+  if (align == kHuge) madvise(p, st.size & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint only
   st.home = static_cast<char *>(p);
   return st.home;
+}
+
+int zeroCopySlot(_cl_context *ctx) {
+  if (settings().zero_copy != "1") return -1;
+  int best = -1;
+  for (size_t i = 0; i < ctx->slots.size(); ++i) {
+    const BackingDevice *d = ctx->slots[i].dev;
+    // PoCL's CPU devices run kernels on a CL_MEM_USE_HOST_PTR buffer's memory itself;
+    // other CPU drivers may keep a copy, which would make the home stale.
+    if (!d->isCpu() || d->platformName.find("Portable Computing Language") == std::string::npos)
+      continue;
+    if (best < 0 || d->strength() > ctx->slots[best].dev->strength()) best = int(i);
+  }
+  return best;
 }
 
 bool directCopy(const BufferStore &st, size_t bytes) {
@@ -98,7 +119,11 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
     for (int i = 0; i < n; ++i)
       if (slot < 0 || ctx->slots[i].dev->strength() > ctx->slots[slot].dev->strength()) slot = i;
   }
-  if (slot < 0) return -1;
+  int zc = zeroCopySlot(ctx);
+  // Under SKMD the split is not known when the app writes: the home (the CPU's replica
+  // already) keeps the bytes, and each device's share moves when the launch is split.
+  if (s.mode == "skmd" && zc >= 0 && st.affinity < 0) return -1;
+  if (slot < 0 || slot == zc) return -1;  // the CPU's replica is the home itself
   const BackingDevice *d = ctx->slots[slot].dev;
   return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
 }
@@ -142,7 +167,7 @@ cl_int createStore(_cl_mem *m, void *hostPtr) {
     m->store.reset();
     return CL_OUT_OF_HOST_MEMORY;
   }
-  std::memcpy(st->home, hostPtr, m->size);
+  hostCopy(st->home, hostPtr, m->size);
   st->hostValid.add({0, m->size});
   return CL_SUCCESS;
 }
@@ -152,6 +177,15 @@ cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err) {
   _cl_mem *root = m->parent ? m->parent : m;
   BufferStore &st = *root->store;
   DeviceSlot &s = root->ctx->slots[slot];
+  if (!st.devBuf[slot] && st.alias < 0 && slot == zeroCopySlot(root->ctx) && homeOf(root->ctx, st) &&
+      reinterpret_cast<uintptr_t>(st.home) % 128 == 0) {
+    // The CPU's replica is the home: copies between them become no-ops (ensureHost,
+    // ensureDeviceRange), so the CPU starts on data the app wrote without moving it.
+    st.devBuf[slot] = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                                st.size ? st.size : 1, st.home, err);
+    if (*err == CL_SUCCESS) st.alias = slot;
+    else st.devBuf[slot] = nullptr;  // a plain replica below
+  }
   if (!st.devBuf[slot]) {
     st.devBuf[slot] = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, st.size, nullptr, err);
     if (*err != CL_SUCCESS) {

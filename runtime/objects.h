@@ -94,6 +94,7 @@ struct BufferStore {
   char *home = nullptr;                     // allocated on first need (homeOf)
   bool homeIsUser = false;                  // CL_MEM_USE_HOST_PTR: home is the app's memory
   int affinity = -1;                        // slot of the last kernel that used it
+  int alias = -1;  // slot whose real buffer is the home itself (zero-copy CPU), or -1
   cl_mem pinnedBuf = nullptr;               // GPU buffer whose mapping is `home` (pinned)
   cl_command_queue pinnedQueue = nullptr;
   IntervalSet hostValid;

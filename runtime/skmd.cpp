@@ -299,10 +299,22 @@ bool stage(Command *cmd, cl_int &err) {
     }
   }
   if (!ready) return false;
+  bool aliasMerged = false;
   for (auto &m : L.merges) {
     const char *home = m.root->store->home;
     m.initial.assign(home + m.r.begin, home + m.r.end);
+    for (auto &p : L.pieces) aliasMerged |= p.slot == m.root->store->alias;
   }
+  // A piece on the zero-copy CPU writes its partial result into the home while the
+  // other devices may still be uploading their pre-launch copy from it: let those
+  // uploads land first.
+  if (aliasMerged)
+    for (auto &p : L.pieces) {
+      DeviceSlot &ds = ctx->slots[p.slot];
+      bool alias = false;
+      for (auto &m : L.merges) alias |= p.slot == m.root->store->alias;
+      if (!alias) icd(ds.queue).clFinish(ds.queue);
+    }
   return true;
 }
 
@@ -364,11 +376,15 @@ cl_int runMerges(Command *cmd) {
   for (auto &m : L.merges) {
     BufferStore &st = *m.root->store;
     unsigned char *home = reinterpret_cast<unsigned char *>(st.home);
-    std::memcpy(home + m.r.begin, m.initial.data(), m.r.size());
+    // A zero-copy CPU piece left its partial result in the home, which started from
+    // the pre-launch content: the other pieces' changes go on top of it.
+    bool aliasPiece = false;
+    for (auto &p : L.pieces) aliasPiece |= p.slot == st.alias;
+    if (!aliasPiece) std::memcpy(home + m.r.begin, m.initial.data(), m.r.size());
     for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
       Range h = m.hull[pi];
-      if (h.empty()) continue;
       int slot = L.pieces[pi].slot;
+      if (h.empty() || slot == st.alias) continue;
       DeviceSlot &ds = ctx->slots[slot];
       tmp.resize(h.size());
       uint64_t t0 = nowNs();
@@ -485,6 +501,7 @@ cl_int collectSkmd(Runtime &, Command *cmd) {
     }
     ++ds.dev->counters.kernels;
     ++ds.dev->counters.splitPieces;
+    ds.dev->counters.workItems += p.count * groupItems;
     icd(p.firstEv).clReleaseEvent(p.firstEv);
     icd(p.lastEv).clReleaseEvent(p.lastEv);
     p.firstEv = p.lastEv = nullptr;

@@ -132,6 +132,13 @@ double mergeBandwidth() {
 double staleFraction(_cl_mem *m, int slot) {
   BufferStore &st = *rootOf(m)->store;
   double valid = 0;
+  if (slot == zeroCopySlot(m->ctx)) {  // the home is this device's replica
+    IntervalSet here;
+    for (Range p : st.hostValid.present(m->range())) here.add(p);
+    for (Range p : st.devValid[slot].present(m->range())) here.add(p);
+    for (Range p : here.ranges()) valid += double(p.size());
+    return m->size ? 1.0 - valid / double(m->size) : 0;
+  }
   for (Range p : st.devValid[slot].present(m->range())) valid += double(p.size());
   return m->size ? 1.0 - valid / double(m->size) : 0;
 }
@@ -268,6 +275,10 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
       allModels = false;
     }
     linkModel(cmd->q->ctx, cmd->q->ctx->slots[s].dev, c);
+    if (s == zeroCopySlot(cmd->q->ctx)) {  // its results are in the home as they are written
+      c.d2hBandwidth = 1e18;
+      c.d2hLatency = 0;
+    }
     bytesModel(cmd, info, nd, scalars, s, c, merged, mergeBytes);
     req.devs.push_back(c);
   }

@@ -19,7 +19,8 @@ std::string statsReport() {
       << "\" kernels=" << c.kernels << " kernel_ms=" << double(c.kernelNs) / 1e6
       << " h2d_bytes=" << c.h2dBytes << " h2d_transfers=" << c.h2dTransfers
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
-      << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces << "\n";
+      << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
+      << " work_items=" << c.workItems << "\n";
   }
   if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " model_decisions=" << skmdModelDecisions()

@@ -359,3 +359,49 @@ TEST_F(Counters, ReadOnlyInputNotWrittenBack) {
   auto c2 = snap();
   EXPECT_EQ(sumD2H(c2), kBytes) << "only the read output comes back";
 }
+
+// TUTTI_ZERO_COPY: the CPU device placed on works on the home itself, so host writes,
+// launches and reads there move no bytes to it, and every result is still current.
+TEST_F(Counters, ZeroCopyCpuMovesNothing) {
+  int fp = fixedPlacement();
+  std::string zc = getEnv("TUTTI_EXPECT_ZERO_COPY");
+  if (fp < 0 || zc.empty() || std::atoi(zc.c_str()) != fp)
+    GTEST_SKIP() << "needs TUTTI_PLACEMENT=device:N and TUTTI_EXPECT_ZERO_COPY=N";
+  cl_kernel k = commonKernel("add_one");
+  cl_mem m = makeBuffer(kBytes);
+  std::vector<int> src(kInts), out(kInts);
+  for (size_t i = 0; i < kInts; ++i) src[i] = (int)i;
+  ASSERT_CL_OK(reset());
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, kBytes, src.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(deviceOf(launch(k, m, kInts)), fp);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < kInts; ++i) ASSERT_EQ(out[i], (int)i + 1) << i;
+
+  // A partial host write lands in the memory the device works on.
+  std::vector<int> q(kInts / 4, 100);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, kBytes / 4, kBytes / 4, q.data(), 0, nullptr,
+                                    nullptr));
+  launch(k, m, kInts);
+  // Mapped, changed and unmapped by the host, then launched again.
+  cl_int err = CL_SUCCESS;
+  int *p = static_cast<int *>(clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                 kBytes, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  ASSERT_NE(p, nullptr);
+  for (size_t i = 0; i < kInts; ++i) {
+    int want = (i >= kInts / 4 && i < kInts / 2) ? 101 : (int)i + 2;
+    ASSERT_EQ(p[i], want) << i;
+  }
+  p[0] = -5;
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, m, p, 0, nullptr, nullptr));
+  launch(k, m, kInts);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, kBytes, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out[0], -4);
+  for (size_t i = 1; i < kInts; ++i) {
+    int want = (i >= kInts / 4 && i < kInts / 2) ? 102 : (int)i + 3;
+    ASSERT_EQ(out[i], want) << i;
+  }
+  auto c = snap();
+  EXPECT_EQ(c[fp].h2d_bytes, 0u) << "the device's replica is the home";
+  EXPECT_EQ(c[fp].kernels, 3u);
+}
