@@ -136,7 +136,7 @@ bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *
 }
 
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
-                       cl_int *err) {
+                       cl_int *err, bool hostOnly) {
   BufferStore &st = *root->store;
   cl_mem dst = realBuffer(root, slot, err);
   if (!dst) return true;
@@ -158,7 +158,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   }
   bool ready = true;
   for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
-  if (!ready) return false;
+  if (!ready || hostOnly) return ready;
   if (slot == st.alias) {  // the replica is the home: valid there is valid here
     for (Range g : missing) st.devValid[slot].add(g);
     return true;

@@ -65,8 +65,10 @@ _cl_mem *rootOf(_cl_mem *m);
 bool waitFills(BufferStore &st, Range r, Command *cmd);  // true: must wait
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);
 bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err);
+// hostOnly: only bring to the host what the device lacks and only a device holds (the
+// uploads themselves are left for a later call).
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
-                       cl_int *err);
+                       cl_int *err, bool hostOnly = false);
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
 void wrote(BufferStore &st, Range r, int slot);
 

@@ -263,42 +263,50 @@ bool plan(Runtime &rt, Command *cmd) {
   return true;
 }
 
-// Makes every piece's inputs (and the pre-launch content of what it may write)
-// valid on its device; snapshots what will be merged. False: wait for copies.
-bool stage(Command *cmd, cl_int &err) {
+// Makes piece pi's inputs (and the pre-launch content of what it may write) valid on
+// its device (hostOnly: only their host side, see ensureDeviceRange). False: wait.
+bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  Piece &p = L.pieces[pi];
+  const cc::KernelInfo &ki = *L.slotInfo[p.slot];
+  bool ready = true;
+  for (unsigned i = 0; i < cmd->args.size() && i < ki.args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) continue;
+    const cc::ArgInfo &ai = ki.args[i];
+    _cl_mem *root = rootOf(a.mem);
+    if (ai.read) {
+      Range r = clampTo(cc::accessedRange(ki, i, cc::AccessMode::Read, L.nd, L.scalars, p.first,
+                                          p.count), a.mem);
+      if (!r.empty()) ready &= ensureDeviceRange(ctx, root, r, p.slot, cmd, &err, hostOnly);
+    }
+    if (ai.written || ai.atomic) {
+      Range w{};
+      for (auto &m : L.merges)
+        if (m.arg == i) w = m.hull[pi];
+      for (auto &c : L.concat)
+        if (c.first == i) w = c.second[pi];
+      if (!w.empty()) ready &= ensureDeviceRange(ctx, root, w, p.slot, cmd, &err, hostOnly);
+    }
+    if (!ai.read && !ai.written && !ai.atomic) {
+      // Passed but never touched: the real buffer must still exist.
+      if (!realBuffer(a.mem, p.slot, &err)) return true;
+    }
+    if (err != CL_SUCCESS) return true;
+  }
+  return ready;
+}
+
+// Stages every piece and snapshots what will be merged. False: wait for copies.
+bool stage(Command *cmd, cl_int &err, bool hostOnly) {
   SkmdLaunch &L = *cmd->skmd;
   _cl_context *ctx = cmd->q->ctx;
   bool ready = true;
   for (auto &m : L.merges) ready &= ensureHost(ctx, *m.root->store, m.r, cmd);
-  for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
-    Piece &p = L.pieces[pi];
-    const cc::KernelInfo &ki = *L.slotInfo[p.slot];
-    for (unsigned i = 0; i < cmd->args.size() && i < ki.args.size(); ++i) {
-      auto &a = cmd->args[i];
-      if (a.kind != ArgValue::Mem || !a.mem) continue;
-      const cc::ArgInfo &ai = ki.args[i];
-      _cl_mem *root = rootOf(a.mem);
-      if (ai.read) {
-        Range r = clampTo(cc::accessedRange(ki, i, cc::AccessMode::Read, L.nd, L.scalars, p.first,
-                                            p.count), a.mem);
-        if (!r.empty()) ready &= ensureDeviceRange(ctx, root, r, p.slot, cmd, &err);
-      }
-      if (ai.written || ai.atomic) {
-        Range w{};
-        for (auto &m : L.merges)
-          if (m.arg == i) w = m.hull[pi];
-        for (auto &c : L.concat)
-          if (c.first == i) w = c.second[pi];
-        if (!w.empty()) ready &= ensureDeviceRange(ctx, root, w, p.slot, cmd, &err);
-      }
-      if (!ai.read && !ai.written && !ai.atomic) {
-        // Passed but never touched: the real buffer must still exist.
-        if (!realBuffer(a.mem, p.slot, &err)) return true;
-      }
-      if (err != CL_SUCCESS) return true;
-    }
-  }
-  if (!ready) return false;
+  for (size_t pi = 0; pi < L.pieces.size() && err == CL_SUCCESS; ++pi)
+    ready &= stagePiece(cmd, pi, err, hostOnly);
+  if (!ready || err != CL_SUCCESS || hostOnly) return ready;
   bool aliasMerged = false;
   for (auto &m : L.merges) {
     const char *home = m.root->store->home;
@@ -418,16 +426,32 @@ bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
   if (!cmd->skmd && !plan(rt, cmd)) return false;
   SkmdLaunch &L = *cmd->skmd;
   cl_int err = CL_SUCCESS;
-  if (!stage(cmd, err)) {
+  // The zero-copy CPU piece has nothing to wait for, while a GPU's inputs cross PCIe
+  // (NVIDIA's copies from pageable memory hold the calling thread): it starts first,
+  // once everything the other pieces need from devices is on its way to the host (a
+  // later marker on the CPU queue would wait for the piece). Merges keep one order.
+  int zc = zeroCopySlot(cmd->q->ctx);
+  bool early = L.merges.empty() && zc >= 0;
+  if (!stage(cmd, err, early)) {
     out = {IssueResult::Staging, CL_SUCCESS};
     return true;
   }
-  if (err != CL_SUCCESS) {
-    out = {IssueResult::Done, err};
+  if (!L.tIssue) L.tIssue = nowNs();
+  for (size_t pi = 0; early && err == CL_SUCCESS && pi < L.pieces.size(); ++pi) {
+    Piece &p = L.pieces[pi];
+    if (p.slot != zc || p.lastEv) continue;
+    if (!stagePiece(cmd, pi, err, false) || err != CL_SUCCESS) continue;
+    err = launchPiece(cmd, p);
+    cl_command_queue q = cmd->q->ctx->slots[p.slot].queue;
+    if (err == CL_SUCCESS) icd(q).clFlush(q);
+  }
+  if (err == CL_SUCCESS && early && !stage(cmd, err, false)) {
+    out = {IssueResult::Staging, CL_SUCCESS};
     return true;
   }
-  L.tIssue = nowNs();
   for (Piece &p : L.pieces) {
+    if (err != CL_SUCCESS) break;
+    if (p.lastEv) continue;  // started early
     err = launchPiece(cmd, p);
     if (err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: launching a piece of '%s' failed: %s",
