@@ -7,7 +7,9 @@
 # device, measured vs. predicted), then summarise all apps with accuracy.py.
 #
 # Options:
-#   --profile-sizes LIST  sizes profiled into the app's fresh database (default tiny,small)
+#   --profile-sizes LIST  sizes profiled into the app's fresh database (default tiny,small);
+#                         'table': thesis Table 3.3's two sizes from profile_params.tsv
+#                         (logs profile-p1.log, profile-p2.log; apps without a row: tiny,small)
 #   --size S              size validated (default thesis)
 #   --app-args 'ARGS'     more arguments for the validated run only (e.g. '--n 1000003')
 #   --runs R              random work-group counts per launch shape and device (default 8)
@@ -19,8 +21,9 @@
 #   --threshold-ms T      the headline's "kernels above T ms" (default 10)
 # APP...: app names in the apps folder (default: every app there).
 #
-# Writes OUT_DIR/<app>/{profiles.sqlite, profile-<size>.log, validate.jsonl, validate.log,
-# models.txt (when tutti-profile is at hand)}, OUT_DIR/accuracy.md and accuracy.json.
+# Writes OUT_DIR/<app>/{profiles.sqlite, profile-<size>.log, profiled.tsv (each profiling run's
+# arguments), validate.jsonl, validate.log, models.txt (when tutti-profile is at hand)},
+# OUT_DIR/accuracy.md and accuracy.json.
 # Exit status 1 when an app run failed (the others are still summarised).
 set -uo pipefail
 
@@ -50,23 +53,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Where things are: the bench bundle (tutti-bench/{apps,lib,bin,bench}) or a build tree.
-summary="" tool=""
-if [ -z "$build" ] && [ -d "$here/apps" ] && [ -f "$here/lib/libtutti.so" ]; then
-  [ -f "$here/env.sh" ] && . "$here/env.sh"  # NVIDIA + PoCL for the ICD loader, lib/ on the path
-  : "${lib:=$here/lib/libtutti.so}" "${appsdir:=$here/apps}"
-  summary=$here/bench/accuracy.py
-  [ -x "$here/bin/tutti-profile" ] && tool=$here/bin/tutti-profile
-else
-  repo=$(cd "$here/../.." && pwd)
-  build=${build:-${TUTTI_BUILD:-$repo/build}}
-  : "${lib:=$build/interpose/libtutti.so}" "${appsdir:=$build/tools/bench/apps}"
-  summary=$here/accuracy.py
-  [ -x "$build/tools/tutti-profile/tutti-profile" ] && tool=$build/tools/tutti-profile/tutti-profile
-fi
-[ -f "$lib" ] || { echo "accuracy.sh: no libtutti.so at $lib" >&2; exit 2; }
-[ -d "$appsdir" ] || { echo "accuracy.sh: no apps folder at $appsdir" >&2; exit 2; }
-lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+# Where things are (the bundle or a build tree), and the profiling runs: profile_lib.sh.
+if [ -f "$here/bench/profile_lib.sh" ]; then . "$here/bench/profile_lib.sh"; else . "$here/profile_lib.sh"; fi
+bench_locate "$here"
+summary=$pydir/accuracy.py
 
 if [ ${#apps[@]} -eq 0 ]; then
   for f in "$appsdir"/*; do
@@ -79,9 +69,6 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 [ -f "$here/bench/VERSION" ] && cp "$here/bench/VERSION" "$out/VERSION"
-# The apps' own settings only: no split launches, no other database, nothing inherited.
-clean=(-u TUTTI_MODE -u TUTTI_PARTITION -u TUTTI_PLACEMENT -u TUTTI_PROFILE -u TUTTI_PROFILE_DB
-       -u TUTTI_VALIDATE_OUT -u TUTTI_VALIDATE_RUNS -u TUTTI_VALIDATE_SEED)
 rc=0 files=()
 for app in "${apps[@]}"; do
   exe=$appsdir/$app
@@ -89,18 +76,7 @@ for app in "${apps[@]}"; do
   mkdir -p "$d"
   rm -f "$d"/profiles.sqlite* "$d/validate.jsonl"
   if [ ! -x "$exe" ]; then echo "accuracy.sh: $app: no such app in $appsdir" >&2; rc=1; continue; fi
-  ok=1
-  IFS=, read -ra sizes <<< "$profile_sizes"
-  for s in "${sizes[@]}"; do
-    echo "== $app: profiling at --size $s"
-    if ! timeout "$timeout_s" env "${clean[@]}" LD_PRELOAD="$lib" TUTTI_PROFILE=1 \
-        TUTTI_PROFILE_DB="$d/profiles.sqlite" "$exe" --size "$s" > "$d/profile-$s.log" 2>&1; then
-      echo "accuracy.sh: $app: profiling run at --size $s failed (see $d/profile-$s.log)" >&2
-      ok=0 rc=1
-      break
-    fi
-  done
-  [ $ok = 1 ] || continue
+  profile_app "$app" "$d" "$profile_sizes" "$timeout_s" || { rc=1; continue; }
   echo "== $app: validating at --size $size $app_args ($runs runs, seed $seed)"
   # shellcheck disable=SC2086  # app_args is a word list
   if ! timeout "$timeout_s" env "${clean[@]}" LD_PRELOAD="$lib" TUTTI_PROFILE=validate \
@@ -110,7 +86,6 @@ for app in "${apps[@]}"; do
     echo "accuracy.sh: $app: validation run failed (see $d/validate.log)" >&2
     rc=1
   fi
-  [ -n "$tool" ] && "$tool" --db "$d/profiles.sqlite" list > "$d/models.txt" 2>&1
   [ -s "$d/validate.jsonl" ] && files+=("$d/validate.jsonl")
 done
 

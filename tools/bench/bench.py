@@ -3,11 +3,13 @@
 
   bench.py run --profile quick|full --out DIR [--apps a,b] [--repeat N] [--build BUILD_DIR]
                [--size tiny|small|thesis] [--devices all|none|0,2] [--modes all|none|m1,m2]
-               [--tutti PATH/libtutti.so]
+               [--tutti PATH/libtutti.so] [--timeout S] [--profile-db FILE]
       Runs every app natively on each real OpenCL device (--device N) and under
       Tutti (LD_PRELOAD) for each registered mode (benchlib/modes.py), N times
       each; writes DIR/run-<time>-<profile>.json.  Exit status 1 if any run did
-      not PASS.
+      not PASS.  --timeout overrides the profile's seconds per run; with
+      --profile-db every Tutti run (warm-up too) gets a fresh copy of FILE as
+      TUTTI_PROFILE_DB, so SKMD decides on those profiles alone (fig310.sh).
   bench.py report DIR
       Renders DIR/report.md (speedup table per app and mode, all configurations)
       and PNG plots from every run-*.json in DIR.
@@ -70,6 +72,8 @@ def cmd_list(args):
 
 def cmd_run(args):
     prof = profiles.PROFILES[args.profile]
+    if args.timeout:
+        prof = prof._replace(timeout_s=args.timeout)
     size = args.size or prof.size
     repeat = args.repeat or prof.repeat
     apps_dir, apps, devinfo, tutti, devices, source = setup(args)
@@ -95,7 +99,7 @@ def cmd_run(args):
         sys.stderr.write("bench: %s\n" % skipped[-1])
         modes = []
     native = select_devices(devices, args.devices)
-    cfgs = runner.configs(native, modes, tutti)
+    cfgs = runner.configs(native, modes, tutti, args.profile_db)
     if not cfgs:
         sys.stderr.write("bench: nothing to run (no devices selected and no Tutti mode)\n")
         return 2
@@ -110,6 +114,7 @@ def cmd_run(args):
         "repeat": repeat,
         "warmup": prof.warmup,
         "timeout_s": prof.timeout_s,
+        "profile_db": args.profile_db and os.path.abspath(args.profile_db),
         "apps_dir": apps_dir,
         "apps": sorted(apps),
         "modes": [{"name": m.name, "env": dict(modes_mod.TUTTI_ENV_ALL, **m.env), "help": m.help} for m in modes],
@@ -193,6 +198,8 @@ def main(argv=None):
     r.add_argument("--devices", default="all", help="native devices: all, none or a comma list of indices")
     r.add_argument("--modes", default="all", help="Tutti modes: all, none or a comma list")
     r.add_argument("--tutti", help="path of libtutti.so (default: searched under --build)")
+    r.add_argument("--timeout", type=float, help="seconds per run (default: the profile's)")
+    r.add_argument("--profile-db", help="SKMD profile database: each Tutti run gets a fresh copy")
     rp = sub.add_parser("report", help="render report.md and PNGs from a results folder")
     rp.add_argument("dir")
     ls = sub.add_parser("list", help="show apps, devices, Tutti library and modes")

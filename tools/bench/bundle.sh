@@ -7,11 +7,13 @@
 #   lib/         libtutti.so (stripped) when it was built, plus any shared library
 #                of the build tree it links against
 #   bin/         tutti-profile when it was built (list/export the profile databases)
-#   bench/       bench.py, benchlib/, accuracy.py, VERSION (Tutti commit)
+#   bench/       bench.py, benchlib/, accuracy.py, fig310.py, profile_lib.sh,
+#                profile_params.tsv, VERSION (Tutti commit)
 #   env.sh       registers NVIDIA + PoCL for the ICD loader (FACTS.md), lib/ on the path
 #   run.sh       sources env.sh, then runs the full profile and renders the report into
 #                a given folder
 #   accuracy.sh  prediction error of the time models (tools/bench/accuracy.sh)
+#   fig310.sh    thesis Fig. 3.10: SKMD and linear vs. the fastest single device
 #   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
 #   README.txt
 # The archive must stay under 50 MiB.
@@ -86,9 +88,10 @@ if [ -x "$build/tools/bench/micro/enqueue_rate" ]; then
 fi
 cp "$here/overhead.sh" "$root/"
 
-cp "$here/bench.py" "$here/accuracy.py" "$root/bench/"
+cp "$here/bench.py" "$here/accuracy.py" "$here/fig310.py" "$here/profile_lib.sh" \
+  "$here/profile_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
-cp "$here/accuracy.sh" "$root/accuracy.sh"
+cp "$here/accuracy.sh" "$here/fig310.sh" "$root/"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {
@@ -147,7 +150,13 @@ Tutti benchmark bundle (commit $commit, dirty=$dirty).
   python3 bench/bench.py report RESULTS_DIR  re-render report.md (+ PNGs with matplotlib)
   ./accuracy.sh OUT_DIR [APP...]            prediction error of the SKMD time models:
                                             profile at tiny+small, validate at thesis,
-                                            OUT_DIR/accuracy.md (./accuracy.sh --help)
+                                            OUT_DIR/accuracy.md (./accuracy.sh --help);
+                                            --profile-sizes table: thesis Table 3.3 sizes
+  ./fig310.sh OUT_DIR [--apps A,B] [--repeat 3] [--timeout 300] [--budget 540]
+                                            Fig. 3.10: profile at Table 3.3 sizes
+                                            (bench/profile_params.tsv), then native per
+                                            device, tutti-skmd, tutti-skmd-linear at thesis
+                                            size; OUT_DIR/fig310.md (./fig310.sh --help)
 
 run.sh registers /usr/local/nvidia/lib64/libnvidia-opencl.so.1 and PoCL in a
 private OCL_ICD_VENDORS folder unless OCL_ICD_VENDORS is already set.

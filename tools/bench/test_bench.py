@@ -9,6 +9,10 @@ The apps come from TUTTI_BENCH_BUILD (a build folder; ctest sets it), else
 FakeAppTest drives the same code paths with shell-script stand-ins for the
 apps (no OpenCL): a failing run must give exit status 1, Tutti modes and
 'TUTTI ' stats lines must reach the JSON and the report.
+
+Fig310Test runs fig310.sh on stand-ins whose RESULT and 'TUTTI ' stats lines
+are canned: profile arguments from profile_params.tsv, a fresh database copy
+per SKMD run, and fig310.py's speedups, work-item split and goal line.
 """
 import glob
 import json
@@ -188,6 +192,93 @@ class FakeAppTest(unittest.TestCase, ReportChecks):
     def test_no_apps_is_an_error(self):
         r = bench("run", "--profile", "quick", "--out", self.out, "--build", os.path.join(self.dir, "nothing"))
         self.assertEqual(r.returncode, 2)
+
+
+FIG310_APP = r'''#!/bin/sh
+# stand-in for fig310.sh: profiling runs append their arguments to the "database"; an SKMD
+# run must see exactly those two lines (a fresh copy) and prints canned stats
+case "$1" in
+  --help) echo "usage: fake [--size tiny|small|thesis] [--device N]"; exit 0;;
+  --list) echo "0: Fake GPU [Fake Platform] GPU"; echo "1: Fake CPU [Fake Platform]"; exit 0;;
+esac
+echo "args: $*"
+dev=tutti; for a in "$@"; do [ "$prev" = "--device" ] && dev=$a; prev=$a; done
+# wall ms: native device 0, device 1, skmd, linear; work_items skmd 0 1, linear 0 1
+case "$(basename "$0")" in
+  VectorAdd) set -- 10 20 8 12.5 750 250 600 400;;
+  *) set -- 30 15 15 30 0 1000 300 700;;
+esac
+status=PASS
+if [ "$TUTTI_PROFILE" = 1 ]; then echo "$*" >> "$TUTTI_PROFILE_DB"; wall=1
+elif [ "$TUTTI_MODE" = skmd ]; then
+  [ "$(wc -l < "$TUTTI_PROFILE_DB")" = 2 ] || status=FAIL
+  echo online >> "$TUTTI_PROFILE_DB"
+  if [ "$TUTTI_PARTITION" = linear ]; then wall=$4 w0=$7 w1=$8; else wall=$3 w0=$5 w1=$6; fi
+  echo "TUTTI device=0 name=\"Fake GPU\" platform=\"Fake\" kernels=1 kernel_ms=1 split_pieces=1 work_items=$w0" >&2
+  echo "TUTTI device=1 name=\"Fake CPU\" platform=\"Fake\" kernels=1 kernel_ms=1 split_pieces=1 work_items=$w1" >&2
+  echo "TUTTI split_launches=1 model_decisions=1 probes=2" >&2
+elif [ "$dev" = 0 ]; then wall=$1; else wall=$2; fi
+echo "RESULT app=$(basename "$0") size=thesis device=\"dev $dev\" platform=\"Fake\" kernel_ms=1 wall_ms=$wall status=$status"
+'''
+
+
+class Fig310Test(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="bench-fig310-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.apps = os.path.join(self.dir, "apps")
+        os.makedirs(self.apps)
+        for name in ("VectorAdd", "alpha"):  # a row in profile_params.tsv, and none
+            p = os.path.join(self.apps, name)
+            with open(p, "w") as f:
+                f.write(FIG310_APP)
+            os.chmod(p, os.stat(p).st_mode | stat.S_IXUSR)
+        self.lib = os.path.join(self.dir, "libtutti.so")  # not a library: ld.so ignores it
+        open(self.lib, "w").close()
+        self.out = os.path.join(self.dir, "out")
+
+    def test_fig310_flow_and_summary(self):
+        r = subprocess.run([os.path.join(HERE, "fig310.sh"), self.out, "--apps", "VectorAdd,alpha",
+                            "--repeat", "2", "--timeout", "60", "--lib", self.lib, "--apps-dir", self.apps],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                           timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        va = os.path.join(self.out, "VectorAdd")
+        self.assertIn("args: --size thesis --n 8000000", read(os.path.join(va, "profile-p1.log")))
+        self.assertIn("args: --size thesis --n 16000000", read(os.path.join(va, "profile-p2.log")))
+        self.assertIn("args: --size small", read(os.path.join(self.out, "alpha", "profile-small.log")))
+        with open(os.path.join(self.out, "fig310.json")) as f:
+            s = json.load(f)
+        apps = {a["app"]: a for a in s["apps"]}
+        v, a = apps["VectorAdd"], apps["alpha"]
+        self.assertEqual((v["fastest"]["config"], v["fastest"]["wall_ms"]), ("native:0", 10.0))
+        self.assertEqual((a["fastest"]["config"], a["fastest"]["wall_ms"]), ("native:1", 15.0))
+        sk, li = v["modes"]["tutti-skmd"], v["modes"]["tutti-skmd-linear"]
+        self.assertEqual((sk["passed"], sk["failed"]), (2, 0))  # fresh database every run
+        self.assertAlmostEqual(sk["speedup"], 1.25)
+        self.assertAlmostEqual(li["speedup"], 0.8)
+        self.assertEqual([(d["name"], d["work_items"], d["pct"]) for d in sk["split"]],
+                         [("Fake GPU", 1500, 75.0), ("Fake CPU", 500, 25.0)])
+        self.assertEqual([d["pct"] for d in li["split"]], [60.0, 40.0])
+        self.assertEqual([d["pct"] for d in a["modes"]["tutti-skmd"]["split"]], [0.0, 100.0])
+        self.assertEqual((sk["split_launches"], sk["model_decisions"], sk["probes"]), (1, 1, 2))
+        self.assertAlmostEqual(s["modes"]["tutti-skmd"]["geomean"], 1.25 ** 0.5)
+        self.assertEqual((s["modes"]["tutti-skmd"]["min"], s["modes"]["tutti-skmd"]["min_app"]), (1.0, "alpha"))
+        self.assertAlmostEqual(s["modes"]["tutti-skmd-linear"]["min"], 0.5)
+        self.assertTrue(s["goal_held"])
+        md = read(os.path.join(self.out, "fig310.md"))
+        self.assertIn("held on all 2 apps (min 1.00x, alpha)", md)
+        self.assertIn("| VectorAdd | Fake GPU (native:0) | 10 | 8 | 1.25x | 12.5 | 0.80x | thesis x 2 |", md)
+        self.assertIn("| VectorAdd | tutti-skmd | 75.0 | 25.0 | 1 | 1 | 2 |", md)
+        # A stricter goal fails on alpha; a missing app is listed, not hidden.
+        os.makedirs(os.path.join(self.out, "beta"))
+        with open(os.path.join(self.out, "beta", "note.txt"), "w") as f:
+            f.write("profiling failed\n")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "fig310.py"), self.out, "--goal", "1.1"],
+                           stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("NOT held on 1 of 2 apps: alpha 1.00x. Not measured: beta.", r.stdout)
+        self.assertIn("- beta: profiling failed", r.stdout)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 """Discovers the apps, runs them natively and under Tutti, summarises the samples."""
 import os
 import re
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import modes as modes_mod
@@ -110,8 +112,9 @@ def find_tutti(build, explicit=None):
 
 # ------------------------------------------------------------ configs ---
 
-def configs(devices, modes, tutti_lib):
-    """Native configuration per real device, then one per Tutti mode."""
+def configs(devices, modes, tutti_lib, profile_db=None):
+    """Native configuration per real device, then one per Tutti mode (each Tutti run on a
+    fresh copy of profile_db when given, see _fresh_db)."""
     out = []
     for d in devices:
         out.append({"config": "native:%d" % d["index"], "kind": "native", "device_index": d["index"],
@@ -121,6 +124,8 @@ def configs(devices, modes, tutti_lib):
         env.update(m.env)
         out.append({"config": m.name, "kind": "tutti", "mode": m.name, "device_index": None,
                     "device": "tutti", "env": env, "tutti_lib": tutti_lib})
+        if profile_db:
+            out[-1]["profile_db"] = os.path.abspath(profile_db)
     return out
 
 
@@ -136,6 +141,18 @@ def _env_for(cfg):
     return env
 
 
+def _fresh_db(template):
+    """A scratch folder holding a copy of the profile database `template` for one run.
+    SKMD stores every run's kernel times in its database (online calibration), so runs
+    sharing one file would decide on what earlier runs (warm-up, other modes) left there;
+    a copy per run decides on the profiled samples alone, as the thesis' runs did."""
+    d = tempfile.mkdtemp(prefix="tutti-db-", dir=os.path.dirname(template))
+    for suffix in ("", "-wal"):  # a WAL left behind holds committed rows too
+        if os.path.exists(template + suffix):
+            shutil.copyfile(template + suffix, os.path.join(d, "profiles.sqlite" + suffix))
+    return d
+
+
 def _kill_group(p):
     """Kills the app and anything it started (its own session, see run_once)."""
     try:
@@ -148,20 +165,28 @@ def run_once(app_path, cfg, size, timeout_s, extra_args=()):
     cmd = [app_path, "--size", size, "--quiet"] + list(extra_args)
     if cfg["kind"] == "native":
         cmd += ["--device", str(cfg["device_index"])]
+    env = _env_for(cfg)
+    scratch = _fresh_db(cfg["profile_db"]) if cfg.get("profile_db") else None
+    if scratch:
+        env["TUTTI_PROFILE_DB"] = os.path.join(scratch, "profiles.sqlite")
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env_for(cfg),
-                         universal_newlines=True, errors="replace", start_new_session=True)
-    timed_out = False
     try:
-        out, err = p.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(p)
-        out, err = p.communicate()
-    except BaseException:  # interrupted (Ctrl-C, SIGTERM): leave no app behind
-        _kill_group(p)
-        p.wait()
-        raise
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                             universal_newlines=True, errors="replace", start_new_session=True)
+        timed_out = False
+        try:
+            out, err = p.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(p)
+            out, err = p.communicate()
+        except BaseException:  # interrupted (Ctrl-C, SIGTERM): leave no app behind
+            _kill_group(p)
+            p.wait()
+            raise
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, True)
     elapsed = time.monotonic() - t0
     res = parse_result(out)
     tutti_lines = TUTTI_LINE_RE.findall(err) + TUTTI_LINE_RE.findall(out)
