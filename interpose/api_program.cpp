@@ -4,6 +4,7 @@
 
 #include "api.h"
 #include "program_binary.h"
+#include "skmd.h"
 
 using namespace tutti;
 
@@ -287,6 +288,7 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
   if (any && firstErr != CL_SUCCESS)
     TUTTI_LOG(Warn, "program built on some backing devices only; its kernels run there");
   refreshKernelNames(p);
+  if (any) skmdPrepare(p);
   notifyBuild(lock, p, notify, user);
   return any ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }

@@ -119,11 +119,11 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
     for (int i = 0; i < n; ++i)
       if (slot < 0 || ctx->slots[i].dev->strength() > ctx->slots[slot].dev->strength()) slot = i;
   }
-  int zc = zeroCopySlot(ctx);
-  // Under SKMD the split is not known when the app writes: the home (the CPU's replica
-  // already) keeps the bytes, and each device's share moves when the launch is split.
-  if (s.mode == "skmd" && zc >= 0 && st.affinity < 0) return -1;
-  if (slot < 0 || slot == zc) return -1;  // the CPU's replica is the home itself
+  // Under SKMD the split is not known when the app writes, yet the bytes still go to
+  // the strongest device: keeping them in the home instead would let a CPU share start
+  // without copies, but on the H100 machine (a VM) a first touch of fresh home pages ran
+  // at 0.35-1.5 GB/s, far below the 10 GB/s of the direct pageable copy.
+  if (slot < 0 || slot == zeroCopySlot(ctx)) return -1;  // the CPU's replica is the home
   const BackingDevice *d = ctx->slots[slot].dev;
   return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
 }

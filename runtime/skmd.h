@@ -38,6 +38,11 @@ struct SkmdProgram {
 // Compiles and builds p's partition-ready variants once (runtime lock held).
 SkmdProgram *skmdProgram(_cl_program *p);
 
+// Under TUTTI_MODE=skmd, after the app built p: compiles and builds its partition-ready
+// variants and fits its kernels' time models now, so that the app's first launches (which
+// it times) do not pay for them.
+void skmdPrepare(_cl_program *p);
+
 // The compiler's analysis of kernel `name` for slot's device (nullptr: none).
 const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);
 // The NDRange a split launch of cmd uses (a local size is picked, up to wgLimit, when the

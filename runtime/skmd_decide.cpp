@@ -275,8 +275,10 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
       allModels = false;
     }
     linkModel(cmd->q->ctx, cmd->q->ctx->slots[s].dev, c);
-    if (s == zeroCopySlot(cmd->q->ctx)) {  // its results are in the home as they are written
-      c.d2hBandwidth = 1e18;
+    if (s == zeroCopySlot(cmd->q->ctx)) {
+      // Its results are in the home as they are written; the app's read is a memcpy.
+      const pf::TransferFit &f = storedTransferModel(kHostMemoryId).get(pf::Direction::H2D, false);
+      c.d2hBandwidth = f.isDefault ? 8e9 : f.bandwidth;
       c.d2hLatency = 0;
     }
     bytesModel(cmd, info, nd, scalars, s, c, merged, mergeBytes);

@@ -17,6 +17,7 @@ bool issueSkmd(Runtime &, Command *cmd, IssueResult &) {
 }
 
 cl_int collectSkmd(Runtime &, Command *) { return CL_INVALID_OPERATION; }
+void skmdPrepare(_cl_program *) {}
 void skmdRecordWhole(Command *, int, double, double) {}
 uint64_t skmdSplitLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "icd.h"
 #include "log.h"
+#include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
 
@@ -129,6 +130,16 @@ SkmdProgram *skmdProgram(_cl_program *p) {
   sp->ok = usable >= 2;
   if (!sp->ok) sp->why = "fewer than two backing devices can run partition-ready kernels";
   return sp.get();
+}
+
+void skmdPrepare(_cl_program *p) {
+  if (settings().mode != "skmd" || p->source.empty()) return;
+  uint64_t t0 = nowNs();
+  SkmdProgram *sp = skmdProgram(p);
+  if (!sp->ok || !profileDbEnabled()) return;
+  for (const std::string &name : p->kernelNames)
+    for (auto &ds : p->ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
+  TUTTI_LOG(Info, "partition-ready program and time models ready in %.1f ms", (nowNs() - t0) / 1e6);
 }
 
 }  // namespace tutti

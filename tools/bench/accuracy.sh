@@ -19,6 +19,8 @@
 #                         $TUTTI_BUILD, else <repo>/build)
 #   --lib FILE --apps DIR libtutti.so and the apps folder, when they are elsewhere
 #   --threshold-ms T      the headline's "kernels above T ms" (default 10)
+#   --reuse-profiles      validate against an app's OUT_DIR/<app>/profiles.sqlite from an
+#                         earlier call (fig310.sh writes the same layout) instead of profiling
 # APP...: app names in the apps folder (default: every app there).
 #
 # Writes OUT_DIR/<app>/{profiles.sqlite, profile-<size>.log, profiled.tsv (each profiling run's
@@ -32,7 +34,7 @@ usage() { sed -n '2,/^set /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
 out=$1; shift
-profile_sizes=tiny,small size=thesis app_args="" runs=8 seed=1 timeout_s=3600 threshold=10
+reuse=0 profile_sizes=tiny,small size=thesis app_args="" runs=8 seed=1 timeout_s=3600 threshold=10
 build="" lib="" appsdir=""
 apps=()
 while [ $# -gt 0 ]; do
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
     --lib) lib=$2; shift 2 ;;
     --apps) appsdir=$2; shift 2 ;;
     --threshold-ms) threshold=$2; shift 2 ;;
+    --reuse-profiles) reuse=1; shift ;;
     -h|--help) usage ;;
     -*) echo "accuracy.sh: unknown option $1" >&2; usage ;;
     *) apps+=("$1"); shift ;;
@@ -74,9 +77,14 @@ for app in "${apps[@]}"; do
   exe=$appsdir/$app
   d=$out/$app
   mkdir -p "$d"
-  rm -f "$d"/profiles.sqlite* "$d/validate.jsonl"
+  rm -f "$d/validate.jsonl"
   if [ ! -x "$exe" ]; then echo "accuracy.sh: $app: no such app in $appsdir" >&2; rc=1; continue; fi
-  profile_app "$app" "$d" "$profile_sizes" "$timeout_s" || { rc=1; continue; }
+  if [ $reuse = 1 ] && [ -s "$d/profiles.sqlite" ]; then
+    echo "== $app: reusing $d/profiles.sqlite"
+  else
+    rm -f "$d"/profiles.sqlite*
+    profile_app "$app" "$d" "$profile_sizes" "$timeout_s" || { rc=1; continue; }
+  fi
   echo "== $app: validating at --size $size $app_args ($runs runs, seed $seed)"
   # shellcheck disable=SC2086  # app_args is a word list
   if ! timeout "$timeout_s" env "${clean[@]}" LD_PRELOAD="$lib" TUTTI_PROFILE=validate \
