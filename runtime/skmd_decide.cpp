@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -290,6 +291,14 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
   if (allModels) ++g_modelDecisions;
   Decision d;
   d.groups.assign(nslots, 0);
+  static const double minGain = std::strtod(settings().split_min_gain.c_str(), nullptr) / 100;
+  if (r.split && r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain)) {
+    TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms against %.3f ms whole: too little "
+              "gain (TUTTI_SPLIT_MIN_GAIN), runs whole", cmd->kernel->name.c_str(),
+              r.predictedSeconds * 1e3, r.bestSingleSeconds * 1e3);
+    d.groups[usable[size_t(r.baseDevice)]] = total;
+    return d;
+  }
   for (size_t i = 0; i < usable.size(); ++i) d.groups[usable[i]] = r.groups[i];
   TUTTI_LOG(Debug, "kernel '%s': %.0f work-items, %s, best single %.3f ms, split %s %.3f ms",
             cmd->kernel->name.c_str(), items, allModels ? "profiled models" : "online samples",
