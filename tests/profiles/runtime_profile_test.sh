@@ -45,6 +45,12 @@ echo "$out" | grep "split_launches"
 echo "$out" | grep -Eq "model_decisions=([3-9]|[1-9][0-9]+) " || fail "VectorAdd: launches not decided on profiled models"
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$matmul" --size tiny
 echo "$out" | grep -Eq "model_decisions=[1-9]" || fail "MatrixMultiplication: no profiled decision"
+# A split must be predicted TUTTI_SPLIT_MIN_GAIN percent faster than the best single device.
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto TUTTI_SPLIT_MIN_GAIN=0 "$matmul" --size tiny
+echo "$out" | grep -Eq "split_launches=[1-9]" || fail "MatrixMultiplication: no split to hold back"
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto TUTTI_SPLIT_MIN_GAIN=100 TUTTI_LOG=debug "$matmul" --size tiny
+echo "$out" | grep -q "split_launches=0 " || fail "split although no split can be 100 % faster"
+echo "$out" | grep -q "too little gain" || fail "the held-back split is not logged"
 
 # 3. Empty database: the first run calibrates whole launches only; the second knows the
 # best device and probes the other one only where no merge is needed.
