@@ -536,8 +536,10 @@ void CL_CALLBACK chainCb(cl_event e, cl_int, void *user) {
   c->infoStatus = st;
   clRetainEvent(e);
   clReleaseEvent(e);
-  clSetUserEventStatus(c->next, CL_COMPLETE);
+  // Counted before `next` completes: the test's wait may return (and its frame, which
+  // holds *c, end) as soon as it does.
   c->calls++;
+  clSetUserEventStatus(c->next, CL_COMPLETE);
 }
 }  // namespace
 
