@@ -282,6 +282,15 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
           ",\"whole_ms\":" + jsonNumber(whole > 0 ? whole : NAN) +
           ",\"whole_predicted_ms\":" + jsonNumber(predictMs(total)) +
           ",\"seed\":" + settings().validate_seed;
+  // The launch's features too, so that model variants can be judged offline against
+  // these measurements (profiles/README.md).
+  head += ",\"features\":{";
+  for (auto it = f.begin(); it != f.end(); ++it) {
+    std::string key;
+    for (char c : it->first) key += (c == '"' || c == '\\') ? '_' : c;
+    head += (it == f.begin() ? "\"" : ",\"") + key + "\":" + jsonNumber(it->second);
+  }
+  head += "}";
   double sum = 0;
   size_t n = 0;
   for (size_t i = 0; i < counts.size(); ++i) {
