@@ -29,6 +29,7 @@ cl_int createSlots(_cl_context *ctx) {
     }
     ctx->slots.push_back(s);
   }
+  ctx->zeroCopy = pickZeroCopySlot(ctx);
   return CL_SUCCESS;
 }
 

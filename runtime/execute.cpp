@@ -75,13 +75,16 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
     return false;  // nothing to wait for: issueCommand fails the command
   }
   bool wait = waitFills(st, r, cmd);
-  for (Range gap : st.hostValid.missing(r)) {
-    std::vector<Range> todo{gap};
-    // The zero-copy replica first: its bytes need no copy at all.
-    std::vector<size_t> order;
+  std::vector<Range> gaps = st.hostValid.missing(r);
+  // The zero-copy replica first: its bytes need no copy at all.
+  std::vector<size_t> order;
+  if (!gaps.empty()) {
     if (st.alias >= 0) order.push_back(size_t(st.alias));
     for (size_t s = 0; s < st.devValid.size(); ++s)
       if (int(s) != st.alias) order.push_back(s);
+  }
+  for (Range gap : gaps) {
+    std::vector<Range> todo{gap};
     for (size_t s : order) {
       if (todo.empty()) break;
       std::vector<Range> rest;
@@ -731,6 +734,14 @@ cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
     TUTTI_LOG(Error, "%s: command failed on the device: %s",
               slotOf(cmd, cmd->slot).dev->label().c_str(), clErrorName(status));
   }
+  const bool kernel = cmd->kind == CmdKind::Kernel && cmd->slot >= 0;
+  double wi = 1;  // work-items run
+  if (kernel) {
+    for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
+    Counters &c = slotOf(cmd, cmd->slot).dev->counters;
+    ++c.kernels;
+    c.workItems += uint64_t(wi);
+  }
   cl_ulong start = 0, end = 0;
   const cl_icd_dispatch &d = icd(e);
   if (d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
@@ -748,22 +759,12 @@ cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
     }
     ev->tStart = hs;
     ev->tEnd = he;
-    if (cmd->kind == CmdKind::Kernel) {
-      ++ds.dev->counters.kernels;
+    if (kernel) {
       ds.dev->counters.kernelNs += end - start;
-      double wi = 1;
-      for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
       recordKernelTime(cmd->kernel, cmd->slot, wi, end - start);
       skmdRecordWhole(cmd, cmd->slot, wi, double(end - start) * 1e-9);
       traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), hs, he, 0);
     }
-  } else if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
-    ++slotOf(cmd, cmd->slot).dev->counters.kernels;
-  }
-  if (cmd->kind == CmdKind::Kernel && cmd->slot >= 0) {
-    double wi = 1;
-    for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
-    slotOf(cmd, cmd->slot).dev->counters.workItems += uint64_t(wi);
   }
   d.clReleaseEvent(e);
   return status < 0 ? status : CL_SUCCESS;

@@ -44,8 +44,9 @@ bool directCopy(const BufferStore &st, size_t bytes);
 int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);
 cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot
 // The slot whose replicas are the homes themselves (TUTTI_ZERO_COPY: the strongest PoCL
-// CPU device), or -1.
-int zeroCopySlot(_cl_context *ctx);
+// CPU device), or -1: chosen once when the context's slots are made, read on every copy.
+int pickZeroCopySlot(const _cl_context *ctx);
+inline int zeroCopySlot(const _cl_context *ctx) { return ctx->zeroCopy; }
 // memcpy on several threads for large copies (host homes are often fresh pages whose
 // first-touch faults dominate a single-threaded copy).
 void hostCopy(void *dst, const void *src, size_t n);

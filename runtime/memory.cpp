@@ -85,7 +85,7 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
   return st.home;
 }
 
-int zeroCopySlot(_cl_context *ctx) {
+int pickZeroCopySlot(const _cl_context *ctx) {
   if (settings().zero_copy != "1") return -1;
   int best = -1;
   for (size_t i = 0; i < ctx->slots.size(); ++i) {

@@ -83,6 +83,7 @@ struct _cl_context : tutti::ObjectHeader {
   void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *) = nullptr;
   void *notifyData = nullptr;
   std::vector<tutti::DeviceSlot> slots;
+  int zeroCopy = -1;  // slot whose replicas are the homes (pickZeroCopySlot), or -1
   std::vector<tutti::Callback> destructorCallbacks;
 };
 
