@@ -16,6 +16,7 @@
 #include "icd.h"
 #include "info.h"
 #include "log.h"
+#include "staging.h"
 #include "runtime.h"
 #include "settings.h"
 

@@ -30,6 +30,7 @@ cl_int createSlots(_cl_context *ctx) {
     ctx->slots.push_back(s);
   }
   ctx->zeroCopy = pickZeroCopySlot(ctx);
+  for (size_t i = 0; i < ctx->slots.size(); ++i) startStaging(ctx, int(i));
   return CL_SUCCESS;
 }
 

@@ -97,6 +97,7 @@ static cl_int CL_API_CALL tuttiGetDeviceCounters(cl_uint n, tutti_device_counter
     c.kernels = d->counters.kernels;
     c.kernel_ns = d->counters.kernelNs;
     c.device_copies = d->counters.deviceCopies;
+    c.staged_bytes = d->counters.stagedBytes;
   }
   return CL_SUCCESS;
 }

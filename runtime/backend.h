@@ -12,8 +12,10 @@ struct Counters {
   std::atomic<uint64_t> h2dBytes{0}, d2hBytes{0}, h2dTransfers{0}, d2hTransfers{0};
   std::atomic<uint64_t> kernels{0}, kernelNs{0}, deviceCopies{0}, splitPieces{0};
   std::atomic<uint64_t> workItems{0};  // run here, whole launches and split pieces alike
+  std::atomic<uint64_t> stagedBytes{0};  // of h2d/d2h, through pinned staging (staging.cpp)
   void reset() {
     h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = workItems = 0;
+    stagedBytes = 0;
   }
 };
 

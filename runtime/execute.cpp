@@ -8,6 +8,7 @@
 #include "icd.h"
 #include "log.h"
 #include "skmd.h"
+#include "staging.h"
 #include "trace.h"
 
 namespace tutti {
@@ -357,11 +358,18 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     // command completes without an event round trip.
     bool block = oneSlot && cmd->blocking && i + 1 == parts.size();
     uint64_t t0 = nowNs();
-    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
-                                            out + p.begin, 0, nullptr, block ? nullptr : &e);
+    // Staged copies complete before they return, so only a blocking read may use them
+    // (a non-blocking one would wait here for the kernels queued before it).
+    bool staged = oneSlot && cmd->blocking &&
+                  stagedRead(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &err);
+    if (!staged)
+      err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
+                                              out + p.begin, 0, nullptr, block ? nullptr : &e);
     if (err != CL_SUCCESS) break;
     ds.dev->counters.d2hBytes += p.size();
     ++ds.dev->counters.d2hTransfers;
+    if (staged && !block) continue;
+    if (block && staged) return done();
     if (block) {
       traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
       return done();
@@ -415,14 +423,17 @@ IssueResult issueWrite(Command *cmd) {
   if (b) {
     DeviceSlot &ds = ctx->slots[slot];
     uint64_t t0 = nowNs();
-    err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, cmd->blocking, r.begin, r.size(),
-                                             cmd->ptr, 0, nullptr,
-                                             cmd->blocking ? nullptr : &cmd->real);
+    bool staged = cmd->blocking && stagedWrite(ds, b, r.begin, r.size(), cmd->ptr, &err);  // see readDirect
+    if (!staged)
+      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, cmd->blocking, r.begin, r.size(),
+                                               cmd->ptr, 0, nullptr,
+                                               cmd->blocking ? nullptr : &cmd->real);
     cmd->slot = slot;
     if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
     ds.dev->counters.h2dBytes += r.size();
     ++ds.dev->counters.h2dTransfers;
     wrote(st, r, slot);
+    if (staged) return done();
     if (cmd->blocking) {  // see readDirect
       traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
       return done();

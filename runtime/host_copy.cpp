@@ -5,17 +5,15 @@
 // replaces. Faults on disjoint pages proceed in parallel, and so does the copying.
 #include <algorithm>
 #include <cstring>
-#include <thread>
-#include <vector>
 
 #include "execute.h"
+#include "worker_pool.h"
 
 namespace tutti {
 
 void hostCopy(void *dst, const void *src, size_t n) {
-  constexpr size_t kPerThread = 8u << 20;  // below this a thread's start-up is not repaid
-  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  size_t parts = std::min<size_t>({n / kPerThread, hw, 16});
+  constexpr size_t kPerPart = 2u << 20;  // below this a part's hand-off is not repaid
+  size_t parts = std::min<size_t>(n / kPerPart, poolThreads());
   if (parts < 2) {
     std::memcpy(dst, src, n);
     return;
@@ -23,17 +21,10 @@ void hostCopy(void *dst, const void *src, size_t n) {
   size_t chunk = (n / parts + 4095) & ~size_t(4095);  // page-aligned shares
   auto *d = static_cast<char *>(dst);
   auto *s = static_cast<const char *>(src);
-  std::vector<std::thread> pool;
-  for (size_t off = chunk; off < n; off += chunk) {
-    size_t len = std::min(chunk, n - off);
-    try {
-      pool.emplace_back([=] { std::memcpy(d + off, s + off, len); });
-    } catch (...) {  // no thread to be had: copy it here
-      std::memcpy(d + off, s + off, len);
-    }
-  }
-  std::memcpy(d, s, std::min(chunk, n));
-  for (auto &t : pool) t.join();
+  parallelFor((n + chunk - 1) / chunk, [&](size_t i) {
+    size_t off = i * chunk;
+    std::memcpy(d + off, s + off, std::min(chunk, n - off));
+  });
 }
 
 }  // namespace tutti

@@ -10,6 +10,7 @@
 #include "icd.h"
 #include "log.h"
 #include "settings.h"
+#include "staging.h"
 
 namespace tutti {
 
@@ -150,8 +151,9 @@ cl_int createStore(_cl_mem *m, void *hostPtr) {
     DeviceSlot &ds = m->ctx->slots[slot];
     cl_int err = CL_SUCCESS;
     cl_mem b = realBuffer(m, slot, &err);
-    if (b) err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
-                                                    nullptr, nullptr);
+    if (b && !stagedWrite(ds, b, 0, m->size, hostPtr, &err))
+      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
+                                               nullptr, nullptr);
     if (b && err == CL_SUCCESS) {
       ds.dev->counters.h2dBytes += m->size;
       ++ds.dev->counters.h2dTransfers;
@@ -310,6 +312,7 @@ void destroyQueue(Runtime &rt, _cl_command_queue *q) {
 
 void destroyContext(Runtime &rt, _cl_context *c) {
   for (auto &s : c->slots) {
+    stopStaging(s);
     if (s.queue) {
       icd(s.queue).clFinish(s.queue);
       icd(s.queue).clReleaseCommandQueue(s.queue);

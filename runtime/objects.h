@@ -28,6 +28,7 @@ const cl_icd_dispatch *dispatchTable();  // built in interpose/ from the entry-p
 struct BackingDevice;
 struct Command;
 struct SkmdProgram;  // skmd_program.cpp: partition-ready variants per device
+struct Staging;      // staging.cpp
 
 // Freed objects wait in a quarantine before their memory is reused, so a handle the
 // app released is reported invalid instead of silently naming a new object.
@@ -67,6 +68,7 @@ struct DeviceSlot {
   std::deque<tutti::Command *> lazy;
   uint64_t issueSeq = 0;
   unsigned sinceArmed = 0;
+  std::shared_ptr<Staging> staging;  // pinned staging memory, or null (staging.cpp)
 };
 
 struct Callback {

@@ -20,7 +20,7 @@ std::string statsReport() {
       << " h2d_bytes=" << c.h2dBytes << " h2d_transfers=" << c.h2dTransfers
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
-      << " work_items=" << c.workItems << "\n";
+      << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes << "\n";
   }
   if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " model_decisions=" << skmdModelDecisions()

@@ -1,0 +1,26 @@
+// staging.h - the app's large copies to and from a GPU through pinned staging buffers.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+
+struct _cl_context;
+
+namespace tutti {
+
+struct DeviceSlot;
+
+// Starts allocating slot's staging memory in the background when TUTTI_STAGING wants it.
+void startStaging(_cl_context *ctx, int slot);
+// Waits for the allocation and frees the memory (before the slot's queue and context go).
+void stopStaging(DeviceSlot &s);
+
+// Copy n bytes between the app's memory and b at off through the slot's staging memory,
+// on the slot's queue, and return once they have arrived. False: not staged (not wanted,
+// too small, or the memory is not allocated yet); nothing was done. True: *err says
+// how it went.
+bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err);
+bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int *err);
+
+}  // namespace tutti
