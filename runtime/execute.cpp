@@ -346,8 +346,17 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       }
   cmd->directIssued = true;
   if (parts.empty()) return done();
-  bool oneSlot = std::all_of(parts.begin(), parts.end(),
-                             [&](auto &p) { return p.first == parts.front().first; });
+  // Staged copies complete before they return, so only a blocking read may use them (a
+  // non-blocking one would wait here for the kernels queued before it). They run after
+  // the other devices' copies are under way.
+  std::vector<std::pair<int, Range>> staged;
+  if (cmd->blocking)
+    for (auto it = parts.begin(); it != parts.end();)
+      if (stagingWants(ctx->slots[it->first], it->second.size())) staged.push_back(*it), it = parts.erase(it);
+      else ++it;
+  bool oneSlot = staged.empty() && std::all_of(parts.begin(), parts.end(), [&](auto &p) {
+                   return p.first == parts.front().first;
+                 });
   cl_int err = CL_SUCCESS;
   for (size_t i = 0; i < parts.size() && err == CL_SUCCESS; ++i) {
     auto [slot, p] = parts[i];
@@ -358,18 +367,11 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     // command completes without an event round trip.
     bool block = oneSlot && cmd->blocking && i + 1 == parts.size();
     uint64_t t0 = nowNs();
-    // Staged copies complete before they return, so only a blocking read may use them
-    // (a non-blocking one would wait here for the kernels queued before it).
-    bool staged = oneSlot && cmd->blocking &&
-                  stagedRead(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &err);
-    if (!staged)
-      err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
-                                              out + p.begin, 0, nullptr, block ? nullptr : &e);
+    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
+                                            out + p.begin, 0, nullptr, block ? nullptr : &e);
     if (err != CL_SUCCESS) break;
     ds.dev->counters.d2hBytes += p.size();
     ++ds.dev->counters.d2hTransfers;
-    if (staged && !block) continue;
-    if (block && staged) return done();
     if (block) {
       traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
       return done();
@@ -388,12 +390,22 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     if (err != CL_SUCCESS && cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
     return issued(cmd, err, "clEnqueueReadBuffer");
   }
+  for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+  for (size_t i = 0; i < staged.size() && err == CL_SUCCESS; ++i) {
+    auto [slot, p] = staged[i];
+    DeviceSlot &ds = ctx->slots[slot];
+    if (!stagedRead(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &err))
+      err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, p.begin, p.size(),
+                                              out + p.begin, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) break;
+    ds.dev->counters.d2hBytes += p.size();
+    ++ds.dev->counters.d2hTransfers;
+  }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
     cmd->stagingError = err;
   }
-  for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  if (err == CL_SUCCESS && waitStagingHere(cmd)) return done();
+  if (err == CL_SUCCESS && (cmd->staging.empty() || waitStagingHere(cmd))) return done();
   return staging();
 }
 

@@ -118,6 +118,8 @@ cl_int settleAll(Staging &st, cl_int err) {
 
 }  // namespace
 
+bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
+
 void startStaging(_cl_context *ctx, int slot) {
   if (!wanted(ctx, slot)) return;
   DeviceSlot &s = ctx->slots[slot];

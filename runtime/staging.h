@@ -16,6 +16,9 @@ void startStaging(_cl_context *ctx, int slot);
 // Waits for the allocation and frees the memory (before the slot's queue and context go).
 void stopStaging(DeviceSlot &s);
 
+// Whether a copy of n bytes to or from this slot would be staged now.
+bool stagingWants(DeviceSlot &s, size_t n);
+
 // Copy n bytes between the app's memory and b at off through the slot's staging memory,
 // on the slot's queue, and return once they have arrived. False: not staged (not wanted,
 // too small, or the memory is not allocated yet); nothing was done. True: *err says
