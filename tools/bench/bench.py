@@ -112,6 +112,7 @@ def cmd_run(args):
         "profile": prof.name,
         "size": size,
         "repeat": repeat,
+        "interleave": bool(args.interleave),
         "warmup": prof.warmup,
         "timeout_s": prof.timeout_s,
         "profile_db": args.profile_db and os.path.abspath(args.profile_db),
@@ -133,6 +134,10 @@ def cmd_run(args):
         os.replace(tmp, path)
 
     for name in sorted(apps):
+        if args.interleave:
+            data["runs"].extend(runner.run_configs(name, apps[name], cfgs, prof, size, repeat, True))
+            save()
+            continue
         for cfg in cfgs:
             data["runs"].append(runner.run_config(name, apps[name], cfg, prof, size, repeat))
             save()  # partial results survive an interrupted run
@@ -193,6 +198,9 @@ def main(argv=None):
     r.add_argument("--out", required=True, help="results folder")
     r.add_argument("--apps", help="comma list of app names (default: all found)")
     r.add_argument("--repeat", type=int, help="runs per app and configuration (default: the profile's)")
+    r.add_argument("--interleave", action="store_true",
+                   help="alternate the configurations run by run (native and Tutti runs then "
+                        "see the same machine drift) instead of all runs of one, then the next")
     r.add_argument("--size", choices=["tiny", "small", "thesis"], help="override the profile's size")
     r.add_argument("--build", default=default_build(), help="build folder (or bundle root) holding the apps")
     r.add_argument("--devices", default="all", help="native devices: all, none or a comma list of indices")

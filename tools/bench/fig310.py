@@ -107,7 +107,7 @@ def summarise(out_dir, goal):
     apps = [app_summary(d) for d in folders]
     measured = [a for a in apps if a["modes"]]
     per_mode = {}
-    for mode in (SKMD, LINEAR):
+    for mode in all_modes(measured):
         got = [(a["app"], a["modes"][mode]["speedup"]) for a in measured if mode in a["modes"]]
         ok = [(n, s) for n, s in got if s]
         worst = min(ok, key=lambda x: x[1]) if ok else (None, None)
@@ -131,6 +131,12 @@ def summarise(out_dir, goal):
         line += " Not measured: %s." % ", ".join(missing)
     return {"schema": "tutti-fig310/1", "goal": goal, "goal_held": held, "goal_line": line,
             "modes": per_mode, "apps": apps}
+
+
+def all_modes(apps):
+    """SKMD and linear first, then any other mode that was run (e.g. tutti-whole)."""
+    seen = {m for a in apps for m in a["modes"]}
+    return [m for m in (SKMD, LINEAR) if m in seen] + sorted(seen - {SKMD, LINEAR})
 
 
 def _f(v, fmt="%.3g"):
@@ -157,6 +163,16 @@ def markdown(s):
             a["app"], "%s (%s)" % (f.get("device"), f.get("config")) if f else "none passed",
             _f(f.get("wall_ms")), _f(sk.get("wall_ms")), _f(sk.get("speedup"), "%.2fx"),
             _f(li.get("wall_ms")), _f(li.get("speedup"), "%.2fx"), a.get("size"), a.get("repeat")))
+    others = [m for m in s["modes"] if m not in (SKMD, LINEAR)]
+    if others:
+        out += ["", "Other modes, median wall ms and speedup:", "",
+                "| App | " + " | ".join("%s ms | %s speedup" % (m, m) for m in others) + " |",
+                "|---|" + "---:|---:|" * len(others)]
+        for a in s["apps"]:
+            if a["modes"]:
+                out.append("| %s | %s |" % (a["app"], " | ".join(
+                    "%s | %s" % (_f(a["modes"].get(m, {}).get("wall_ms")),
+                                 _f(a["modes"].get(m, {}).get("speedup"), "%.2fx")) for m in others)))
     devices = []
     for a in s["apps"]:
         for m in a["modes"].values():
@@ -169,7 +185,7 @@ def markdown(s):
             "| App | mode | " + " | ".join(heads) + " | split launches | model decisions | probes |",
             "|---|---|" + "---:|" * (len(heads) + 3)]
     for a in s["apps"]:
-        for mode in (SKMD, LINEAR):
+        for mode in s["modes"]:
             m = a["modes"].get(mode)
             if not m:
                 continue

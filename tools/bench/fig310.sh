@@ -22,6 +22,8 @@
 #   --size S              real run size (default thesis; the table is relative to it)
 #   --reuse-profiles      keep an app's profiles.sqlite from an earlier call
 #   --goal G              minimum SKMD speedup the summary checks (default 0.98)
+#   --modes LIST          Tutti modes (default tutti-skmd,tutti-skmd-linear; bench.py list).
+#                         Runs alternate between configurations (bench.py --interleave).
 #   --build DIR           a build tree (default: the bundle this script is in, else
 #                         $TUTTI_BUILD, else <repo>/build)
 #   --lib FILE --apps-dir DIR   libtutti.so and the apps folder, when they are elsewhere
@@ -35,7 +37,7 @@ usage() { sed -n '2,/^set /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
 case "$1" in -h|--help|-*) usage ;; esac
 out=$1; shift
 applist="" repeat=3 timeout_s=300 budget=0 profile_sizes=table size=thesis reuse=0 goal=0.98
-build="" lib="" appsdir=""
+build="" lib="" appsdir="" modes=tutti-skmd,tutti-skmd-linear
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --size) size=$2; shift 2 ;;
     --reuse-profiles) reuse=1; shift ;;
     --goal) goal=$2; shift 2 ;;
+    --modes) modes=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --lib) lib=$2; shift 2 ;;
     --apps-dir) appsdir=$2; shift 2 ;;
@@ -78,10 +81,10 @@ for app in "${apps[@]}"; do
   elif ! profile_app "$app" "$d" "$profile_sizes" "$timeout_s"; then
     note "profiling failed (see profile-*.log)"; rc=1; summarise > /dev/null; continue
   fi
-  echo "== $app: native on every device, tutti-skmd, tutti-skmd-linear at --size $size"
+  echo "== $app: native on every device, $modes at --size $size"
   rm -f "$d"/run-*.json
   python3 "$pydir/bench.py" run --profile full --size "$size" --repeat "$repeat" \
-    --timeout "$timeout_s" --apps "$app" --modes tutti-skmd,tutti-skmd-linear \
+    --timeout "$timeout_s" --apps "$app" --modes "$modes" --interleave \
     --build "$appsdir" --tutti "$lib" --profile-db "$d/profiles.sqlite" --out "$d" || rc=1
   summarise > /dev/null
 done

@@ -16,6 +16,7 @@ per SKMD run, and fig310.py's speedups, work-item split and goal line.
 """
 import glob
 import json
+import re
 import os
 import shutil
 import stat
@@ -188,6 +189,18 @@ class FakeAppTest(unittest.TestCase, ReportChecks):
         self.assertIn("| alpha | 0: Fake GPU | 3 | 2 | 1.0 | 0.0 |", md)
         if pngs:
             self.assertTrue(any("devices-tutti-whole" in p for p in pngs), pngs)
+
+    def test_interleave_alternates_configurations(self):
+        r = bench("run", "--profile", "quick", "--out", self.out, "--build", self.build, "--repeat", "2",
+                  "--apps", "alpha", "--modes", "tutti-whole", "--interleave")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        order = re.findall(r"alpha\s+(\S+)\s+#(\d)", r.stderr)
+        self.assertEqual(order, [("native:0", "1"), ("native:1", "1"), ("tutti-whole", "1"),
+                                 ("native:0", "2"), ("native:1", "2"), ("tutti-whole", "2")])
+        data = json.loads(read(glob.glob(os.path.join(self.out, "run-*.json"))[0]))
+        self.assertTrue(data["interleave"])
+        self.assertEqual([len(e["samples"]) for e in data["runs"]], [2, 2, 2])
+        self.assertTrue(all(e["interleaved"] for e in data["runs"]))
 
     def test_no_apps_is_an_error(self):
         r = bench("run", "--profile", "quick", "--out", self.out, "--build", os.path.join(self.dir, "nothing"))

@@ -219,23 +219,36 @@ def summarize(values):
 
 
 def run_config(app_name, app_path, cfg, profile, size, repeat, log=sys.stderr):
-    entry = {"app": app_name, "size": size}
-    entry.update({k: v for k, v in cfg.items() if k != "tutti_lib"})
-    if profile.warmup:
-        _, w = run_once(app_path, cfg, "tiny", profile.timeout_s)
-        entry["warmup_status"] = w["status"]
-    samples = []
-    for i in range(repeat):
-        cmd, s = run_once(app_path, cfg, size, profile.timeout_s)
-        samples.append(s)
+    return run_configs(app_name, app_path, [cfg], profile, size, repeat, False, log)[0]
+
+
+def run_configs(app_name, app_path, cfgs, profile, size, repeat, interleave, log=sys.stderr):
+    """One entry per configuration.  interleave: run i of every configuration before run
+    i+1 of any, so slow drifts of the machine (seen as 20-40 % between minutes on the GPU
+    VM) hit all configurations alike instead of whichever ran during them."""
+    entries = []
+    for cfg in cfgs:
+        entry = {"app": app_name, "size": size, "interleaved": bool(interleave and len(cfgs) > 1)}
+        entry.update({k: v for k, v in cfg.items() if k != "tutti_lib"})
+        if profile.warmup:
+            _, w = run_once(app_path, cfg, "tiny", profile.timeout_s)
+            entry["warmup_status"] = w["status"]
+        entry["samples"] = []
+        entries.append(entry)
+    order = ([(i, c) for i in range(repeat) for c in range(len(cfgs))] if interleave
+             else [(i, c) for c in range(len(cfgs)) for i in range(repeat)])
+    for i, c in order:
+        cmd, s = run_once(app_path, cfgs[c], size, profile.timeout_s)
+        entries[c]["samples"].append(s)
+        entries[c]["cmd"] = cmd
         log.write("  %-24s %-14s #%d %-8s wall %s ms  kernel %s ms\n" % (
-            app_name, cfg["config"], i + 1, s["status"], s["wall_ms"], s["kernel_ms"]))
+            app_name, cfgs[c]["config"], i + 1, s["status"], s["wall_ms"], s["kernel_ms"]))
         log.flush()
-        entry["cmd"] = cmd
-    passed = [s for s in samples if s["status"] == "PASS"]
-    entry["samples"] = samples
-    entry["passed"] = len(passed)
-    entry["failed"] = len(samples) - len(passed)
-    entry["wall_ms"] = summarize([s["wall_ms"] for s in passed])
-    entry["kernel_ms"] = summarize([s["kernel_ms"] for s in passed])
-    return entry
+    for entry in entries:
+        samples = entry["samples"]
+        passed = [s for s in samples if s["status"] == "PASS"]
+        entry["passed"] = len(passed)
+        entry["failed"] = len(samples) - len(passed)
+        entry["wall_ms"] = summarize([s["wall_ms"] for s in passed])
+        entry["kernel_ms"] = summarize([s["kernel_ms"] for s in passed])
+    return entries
