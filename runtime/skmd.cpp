@@ -74,6 +74,16 @@ cl_kernel prKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
   return v[slot];
 }
 
+}  // namespace
+
+void skmdCreateKernels(_cl_program *p, SkmdProgram &sp) {
+  for (const std::string &name : p->kernelNames)
+    for (size_t s = 0; s < sp.progs.size(); ++s)
+      if (const cc::KernelInfo *ki = skmdKernelInfo(sp, int(s), name)) prKernel(sp, int(s), *ki);
+}
+
+namespace {
+
 // Logs once per kernel why it runs whole.
 void whole(_cl_kernel *k, const std::string &why) {
   static std::set<std::string> said;
@@ -423,7 +433,12 @@ cl_int runMerges(Command *cmd) {
 bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
   if (cmd->kind == CmdKind::Kernel && !cmd->skmd && profileLaunch(rt, cmd, out)) return true;
   if (cmd->kind != CmdKind::Kernel || settings().mode != "skmd") return false;
-  if (!cmd->skmd && !plan(rt, cmd)) return false;
+  if (!cmd->skmd) {
+    uint64_t t0 = tracing() ? nowNs() : 0;
+    bool split = plan(rt, cmd);
+    if (t0) traceSpan(-1, "tutti", "skmd plan", t0, nowNs(), 0);
+    if (!split) return false;
+  }
   SkmdLaunch &L = *cmd->skmd;
   cl_int err = CL_SUCCESS;
   // The zero-copy CPU piece has nothing to wait for, while a GPU's inputs cross PCIe

@@ -43,6 +43,10 @@ SkmdProgram *skmdProgram(_cl_program *p);
 // it times) do not pay for them.
 void skmdPrepare(_cl_program *p);
 
+// Creates the partition-ready kernels of sp on every slot (skmdPrepare: the first
+// launch paid about 1.3 ms for them on the H100 machine).
+void skmdCreateKernels(_cl_program *p, SkmdProgram &sp);
+
 // The compiler's analysis of kernel `name` for slot's device (nullptr: none).
 const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);
 // The NDRange a split launch of cmd uses (a local size is picked, up to wgLimit, when the

@@ -9,6 +9,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "transfer_probe.h"
 
 namespace tutti {
 
@@ -136,9 +137,13 @@ void skmdPrepare(_cl_program *p) {
   if (settings().mode != "skmd" || p->source.empty()) return;
   uint64_t t0 = nowNs();
   SkmdProgram *sp = skmdProgram(p);
-  if (!sp->ok || !profileDbEnabled()) return;
+  if (!sp->ok) return;
+  skmdCreateKernels(p, *sp);
+  if (!profileDbEnabled()) return;
   for (const std::string &name : p->kernelNames)
     for (auto &ds : p->ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
+  for (auto &ds : p->ctx->slots) storedTransferModel(deviceIdentity(ds.dev));
+  storedTransferModel(kHostMemoryId);
   TUTTI_LOG(Info, "partition-ready program and time models ready in %.1f ms", (nowNs() - t0) / 1e6);
 }
 

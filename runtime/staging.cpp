@@ -122,6 +122,7 @@ bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
 void startStaging(_cl_context *ctx, int slot) {
   if (!wanted(ctx, slot)) return;
+  warmPool();
   DeviceSlot &s = ctx->slots[slot];
   auto st = std::make_shared<Staging>();
   size_t total = settingBytes(settings().staging_mb, 1u << 20);

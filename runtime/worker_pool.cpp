@@ -103,6 +103,10 @@ unsigned poolThreads() {
   return n;
 }
 
+void warmPool() {
+  if (poolThreads() > 1) pool();
+}
+
 void parallelFor(size_t parts, const std::function<void(size_t)> &fn) {
   if (parts == 0) return;
   if (parts == 1 || poolThreads() < 2) {
