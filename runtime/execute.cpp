@@ -435,7 +435,8 @@ IssueResult issueWrite(Command *cmd) {
   if (b) {
     DeviceSlot &ds = ctx->slots[slot];
     uint64_t t0 = nowNs();
-    bool staged = cmd->blocking && stagedWrite(ds, b, r.begin, r.size(), cmd->ptr, &err);  // see readDirect
+    bool staged = cmd->blocking ? stagedWrite(ds, b, r.begin, r.size(), cmd->ptr, &err)
+                                : stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, &cmd->real, &err);
     if (!staged)
       err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, cmd->blocking, r.begin, r.size(),
                                                cmd->ptr, 0, nullptr,
@@ -445,7 +446,8 @@ IssueResult issueWrite(Command *cmd) {
     ds.dev->counters.h2dBytes += r.size();
     ++ds.dev->counters.h2dTransfers;
     wrote(st, r, slot);
-    if (staged) return done();
+    if (staged && cmd->blocking) return done();
+    if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
     if (cmd->blocking) {  // see readDirect
       traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
       return done();

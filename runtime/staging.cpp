@@ -39,7 +39,8 @@ struct Staging {
   cl_command_queue mapQueue = nullptr;  // maps and unmaps, off the slot's in-order queue
   std::thread allocator;
   std::atomic<bool> ready{false};
-  std::mutex use;  // one staged copy at a time
+  size_t next = 0;  // the region the next asynchronous write tries first
+  std::mutex use;   // one staged copy at a time
 };
 
 namespace {
@@ -169,6 +170,52 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
   if (*err == CL_SUCCESS) {
     s.dev->counters.stagedBytes += n;
     traceSpan(s.dev->index, "h2d", "staged write", t0, nowNs(), n);
+  }
+  return true;
+}
+
+bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_event *last,
+                      cl_int *err) {
+  Staging *st = usable(s, n);
+  if (!st) return false;
+  std::lock_guard<std::mutex> l(st->use);
+  uint64_t t0 = nowNs();
+  size_t round = roundBytes(*st, n), nreg = st->regions.size();
+  const char *in = static_cast<const char *>(src);
+  cl_int e = CL_SUCCESS;
+  size_t done = 0;
+  Staging::Region *prev = nullptr;
+  // Only regions whose last DMA has finished: waiting for a busy one would wait for the
+  // kernels queued before that DMA, which the app did not ask to wait for.
+  for (size_t k = 0; k < nreg && done < n && e == CL_SUCCESS; ++k) {
+    Staging::Region &r = st->regions[st->next];
+    if (r.busy) {
+      cl_int status = CL_QUEUED;
+      e = icd(r.busy).clGetEventInfo(r.busy, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+      if (e != CL_SUCCESS || status > CL_COMPLETE) break;
+      if ((e = settle(r)) != CL_SUCCESS) break;
+    }
+    size_t len = std::min(round, n - done);
+    copyParts(r.p, in + done, len);
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, &r.busy);
+    if (e != CL_SUCCESS) break;
+    done += len;
+    prev = &r;
+    st->next = (st->next + 1) % nreg;
+  }
+  if (!done && e == CL_SUCCESS) return false;  // every region busy: the driver's path
+  if (e == CL_SUCCESS && done < n)  // the rest straight from the app's memory, which it keeps
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, n - done, in + done, 0,
+                                          nullptr, last);
+  else if (e == CL_SUCCESS)
+    e = icd(prev->busy).clRetainEvent(*last = prev->busy);
+  if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
+  *err = e;
+  if (e == CL_SUCCESS) {
+    s.dev->counters.stagedBytes += done;
+    traceSpan(s.dev->index, "h2d", "staged write (async)", t0, nowNs(), done);
+  } else {
+    settleAll(*st, e);
   }
   return true;
 }

@@ -24,6 +24,11 @@ bool stagingWants(DeviceSlot &s, size_t n);
 // too small, or the memory is not allocated yet); nothing was done. True: *err says
 // how it went.
 bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err);
+// A non-blocking write: only regions that are free now are used, and what does not fit
+// goes straight from src (which the app keeps until *last completes). *last: the event
+// of the copy's final part, the slot's queue being in order.
+bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_event *last,
+                      cl_int *err);
 bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int *err);
 
 }  // namespace tutti

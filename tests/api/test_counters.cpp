@@ -463,4 +463,24 @@ TEST_F(Counters, StagedCopiesArriveIntact) {
   clReleaseEvent(e);
   EXPECT_EQ(out, src);
   EXPECT_EQ(snap()[fp].staged_bytes, unit * (3 * bytes + part.size() + got.size()));
+
+  // Non-blocking writes take the regions that are free and send the rest directly.
+  const uint64_t before = snap()[fp].staged_bytes;
+  std::vector<int> next(n);
+  for (size_t i = 0; i < n; ++i) next[i] = int(i) * 7 - 3;
+  const size_t half = n / 2;
+  cl_event w[2];
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, half * sizeof(int), next.data(), 0, nullptr, &w[0]));
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_FALSE, half * sizeof(int), (n - half) * sizeof(int),
+                                    next.data() + half, 0, nullptr, &w[1]));
+  EXPECT_EQ(deviceOf(launch(k, m, n)), fp);
+  ASSERT_CL_OK(clWaitForEvents(2, w));
+  clReleaseEvent(w[0]);
+  clReleaseEvent(w[1]);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_FALSE, 0, bytes, out.data(), 0, nullptr, &e));
+  ASSERT_CL_OK(clWaitForEvents(1, &e));
+  clReleaseEvent(e);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], next[i] + 1) << i;
+  if (never) EXPECT_EQ(snap()[fp].staged_bytes, before);
+  else EXPECT_GE(snap()[fp].staged_bytes, before + (1u << 20)) << "the first write finds every region free";
 }
