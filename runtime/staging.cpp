@@ -122,11 +122,11 @@ cl_int settleAll(Staging &st, cl_int err) {
 bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
 void startStaging(_cl_context *ctx, int slot) {
-  if (!wanted(ctx, slot)) return;
+  size_t total = settingBytes(settings().staging_mb, 1u << 20);
+  if (!total || !wanted(ctx, slot)) return;  // TUTTI_STAGING_MB=0: none
   warmPool();
   DeviceSlot &s = ctx->slots[slot];
   auto st = std::make_shared<Staging>();
-  size_t total = settingBytes(settings().staging_mb, 1u << 20);
   st->regionBytes = std::max<size_t>(total / kRegions, 1u << 20) & ~size_t(65535);
   try {
     st->allocator = std::thread(allocate, st.get(), s.ctx, s.dev->id, s.dev->label());
