@@ -12,6 +12,7 @@
 namespace tutti {
 
 void hostCopy(void *dst, const void *src, size_t n) {
+  if (!n) return;  // dst and src may then be null, which memcpy does not allow
   constexpr size_t kPerPart = 2u << 20;  // below this a part's hand-off is not repaid
   size_t parts = std::min<size_t>(n / kPerPart, poolThreads());
   if (parts < 2) {
