@@ -49,7 +49,8 @@ int pickZeroCopySlot(const _cl_context *ctx);
 inline int zeroCopySlot(const _cl_context *ctx) { return ctx->zeroCopy; }
 // memcpy on several threads for large copies (host homes are often fresh pages whose
 // first-touch faults dominate a single-threaded copy).
-void hostCopy(void *dst, const void *src, size_t n);
+// Large copies are split over the copy pool in parts of at least minPart bytes.
+void hostCopy(void *dst, const void *src, size_t n, size_t minPart = 2u << 20);
 cl_mem realImage(_cl_mem *m, cl_int *err);
 void destroyMem(Runtime &rt, _cl_mem *m);
 void destroyKernel(Runtime &rt, _cl_kernel *k);

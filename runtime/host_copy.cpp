@@ -11,10 +11,11 @@
 
 namespace tutti {
 
-void hostCopy(void *dst, const void *src, size_t n) {
+void hostCopy(void *dst, const void *src, size_t n, size_t minPart) {
   if (!n) return;  // dst and src may then be null, which memcpy does not allow
-  constexpr size_t kPerPart = 2u << 20;  // below this a part's hand-off is not repaid
-  size_t parts = std::min<size_t>(n / kPerPart, poolThreads());
+  // Below minPart a part's hand-off is not repaid (a staging round, already pipelined
+  // against DMA, takes smaller parts than a lone copy).
+  size_t parts = std::min<size_t>(n / std::max<size_t>(minPart, 1), poolThreads());
   if (parts < 2) {
     std::memcpy(dst, src, n);
     return;

@@ -91,15 +91,7 @@ size_t roundBytes(const Staging &st, size_t n) {
   return std::min((r + 65535) & ~size_t(65535), st.regionBytes);
 }
 
-void copyParts(char *dst, const char *src, size_t n) {
-  constexpr size_t kMinPart = 256u << 10;
-  size_t parts = std::max<size_t>(1, std::min<size_t>(n / kMinPart, poolThreads()));
-  size_t chunk = (n / parts + 4095) & ~size_t(4095);
-  parallelFor((n + chunk - 1) / chunk, [&](size_t i) {
-    size_t off = i * chunk;
-    std::memcpy(dst + off, src + off, std::min(chunk, n - off));
-  });
-}
+void copyParts(char *dst, const char *src, size_t n) { hostCopy(dst, src, n, 256u << 10); }
 
 cl_int settle(Staging::Region &r) {
   if (!r.busy) return CL_SUCCESS;

@@ -1,8 +1,7 @@
 // enqueue_rate - launches of an empty kernel per second (the interposition overhead
 // benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
 //   enqueue_rate [N [PLATFORM-SUBSTRING]]   (default: 20000 on the first platform)
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "first_device.h"
 
 #include <chrono>
 #include <cstdio>
@@ -12,16 +11,9 @@
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 20000;
   const char *want = argc > 2 ? argv[2] : "";
-  cl_platform_id ps[16], p = nullptr;
-  cl_uint np = 0;
-  clGetPlatformIDs(16, ps, &np);
   char name[256];
-  for (cl_uint i = 0; i < np && !p; ++i)
-    if (clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, nullptr) == CL_SUCCESS &&
-        std::strstr(name, want))
-      p = ps[i];
-  cl_device_id d;
-  if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) != CL_SUCCESS) return 2;
+  cl_device_id d = firstDevice(want, name);
+  if (!d) return 2;
   char dev[256] = "";
   clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
   cl_int err;

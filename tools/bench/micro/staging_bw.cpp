@@ -3,8 +3,7 @@
 // into pinned memory, first-touch rates, and a chunked pipeline (threads copy the app's
 // pageable memory into pinned staging while the DMA engine sends the previous chunk).
 //   staging_bw [MiB [PLATFORM-SUBSTRING]]   (default: 200 MiB on the first platform)
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "first_device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -90,16 +89,9 @@ int main(int argc, char **argv) {
   size_t mib = argc > 1 ? std::atoi(argv[1]) : 200;
   const char *want = argc > 2 ? argv[2] : "";
   size_t n = mib << 20;
-  cl_platform_id ps[16], p = nullptr;
-  cl_uint np = 0;
-  clGetPlatformIDs(16, ps, &np);
   char name[256];
-  for (cl_uint i = 0; i < np && !p; ++i)
-    if (clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, nullptr) == CL_SUCCESS &&
-        std::strstr(name, want))
-      p = ps[i];
-  cl_device_id d;
-  if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) != CL_SUCCESS) return 2;
+  cl_device_id d = firstDevice(want, name);
+  if (!d) return 2;
   cl_int err;
   cl_context ctx = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
   cl_command_queue q = clCreateCommandQueue(ctx, d, 0, &err);
