@@ -1,7 +1,8 @@
 #!/bin/sh
 # validate_test.sh: TUTTI_PROFILE=validate through tools/bench/accuracy.sh on two PoCL devices.
 # VectorAdd is profiled at --size tiny and small and validated at a third size; every device
-# gets records with finite positive measured and predicted times; a validation run (even one
+# gets records with finite positive measured and predicted times, the measured one the fastest
+# of TUTTI_PROFILE_REPEATS runs; a validation run (even one
 # with split launches, whose online samples would otherwise be stored) leaves the database's
 # rows as they were; the same seed gives the same work-group counts; a kernel that cannot be
 # partitioned is reported as skipped.
@@ -12,7 +13,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export POCL_DEVICES="pthread basic"
 unset TUTTI_MODE TUTTI_PARTITION TUTTI_PROFILE TUTTI_PROFILE_DB TUTTI_LOG TUTTI_VALIDATE_OUT \
-  TUTTI_VALIDATE_RUNS TUTTI_VALIDATE_SEED
+  TUTTI_VALIDATE_RUNS TUTTI_VALIDATE_SEED TUTTI_PROFILE_REPEATS
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # 1. The driver: profile at two sizes, validate at n = 1000003 (3907 groups of 256).
@@ -38,6 +39,11 @@ for dev in ("pthread", "basic"):
         for k in ("measured_ms", "predicted_ms", "whole_ms"):
             if not (isinstance(r[k], (int, float)) and math.isfinite(r[k]) and r[k] > 0):
                 bad.append(f"{dev}: {k} = {r[k]!r}")
+        runs = r.get("runs_ms", [])
+        if len(runs) != 3 or not all(isinstance(x, (int, float)) and x > 0 for x in runs):
+            bad.append(f"{dev}: runs_ms {runs!r}, want TUTTI_PROFILE_REPEATS' default of 3 times")
+        elif r["measured_ms"] != min(runs):
+            bad.append(f"{dev}: measured {r['measured_ms']} is not the fastest of {runs}")
         if r["model"] not in ("regression", "nearest") or r["model_samples"] < 8:
             bad.append(f"{dev}: model {r['model']} from {r['model_samples']} samples")
 if summary["all"]["records"] != 8:

@@ -22,6 +22,9 @@
 #   --size S              real run size (default thesis; the table is relative to it)
 #   --reuse-profiles      keep an app's profiles.sqlite from an earlier call
 #   --goal G              minimum SKMD speedup the summary checks (default 0.98)
+#   --devices LIST        native devices (bench.py --devices: all (default) or indices); the
+#                         fastest single device is the fastest of those run natively, so
+#                         leave out only a device known to be slower (its profile says so)
 #   --modes LIST          Tutti modes (default tutti-skmd,tutti-skmd-linear; bench.py list).
 #                         Runs alternate between configurations (bench.py --interleave).
 #   --build DIR           a build tree (default: the bundle this script is in, else
@@ -37,7 +40,7 @@ usage() { sed -n '2,/^set /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
 case "$1" in -h|--help|-*) usage ;; esac
 out=$1; shift
 applist="" repeat=3 timeout_s=300 budget=0 profile_sizes=table size=thesis reuse=0 goal=0.98
-build="" lib="" appsdir="" modes=tutti-skmd,tutti-skmd-linear
+build="" lib="" appsdir="" modes=tutti-skmd,tutti-skmd-linear devices=all
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
     --reuse-profiles) reuse=1; shift ;;
     --goal) goal=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
+    --devices) devices=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --lib) lib=$2; shift 2 ;;
     --apps-dir) appsdir=$2; shift 2 ;;
@@ -84,7 +88,7 @@ for app in "${apps[@]}"; do
   echo "== $app: native on every device, $modes at --size $size"
   rm -f "$d"/run-*.json
   python3 "$pydir/bench.py" run --profile full --size "$size" --repeat "$repeat" \
-    --timeout "$timeout_s" --apps "$app" --modes "$modes" --interleave \
+    --timeout "$timeout_s" --apps "$app" --devices "$devices" --modes "$modes" --interleave \
     --build "$appsdir" --tutti "$lib" --profile-db "$d/profiles.sqlite" --out "$d" || rc=1
   summarise > /dev/null
 done
