@@ -46,6 +46,21 @@ double rawTerm(const Candidate& c, double x, const Features& f) {
   return groupPart(c.g.shape, c.g.a, c.g.b, x) * t.featurePart(f);
 }
 
+// Every sample has the same known cost per work-item and the same work-group size.
+bool sameWorkPerGroup(const std::vector<const KernelSample*>& samples) {
+  if (samples.empty()) return false;
+  const KernelSample& first = *samples.front();
+  auto cost = first.features.find("cost");
+  if (cost == first.features.end()) return false;
+  for (const KernelSample* s : samples) {
+    auto c = s->features.find("cost");
+    if (c == s->features.end() || c->second != cost->second) return false;
+    for (int d = 0; d < 3; ++d)
+      if (s->local[d] != first.local[d]) return false;
+  }
+  return true;
+}
+
 Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
   Design d;
   // Interleave folds over samples sorted by (size, groups) so every fold spans the range.
@@ -69,7 +84,7 @@ Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
     feats.push_back(&s->features);
     maxX = std::max(maxX, static_cast<double>(s->groups));
   }
-  auto hs = featureCandidates(feats);
+  auto hs = featureCandidates(feats, sameWorkPerGroup(samples));
   auto gs = groupCandidates(maxX);
 
   std::vector<Candidate> cands;
@@ -226,7 +241,15 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
   // Time must not fall as work-groups grow, and must stay positive where we have data:
   // a fit that wiggles between samples would mislead the partitioner far more than its
   // CV error suggests.
+  // Nor may a bend in the upper part of the counts lower the cost of each further group (a
+  // negative Hinge): devices fill up (cores, SMs) at small counts, and past that a group's
+  // fixed work makes time grow linearly. A slope that drops high up a ladder is noise, and
+  // launches larger than any profiled one carried it forward 20-40 % low (issue 5).
+  double maxSampled = 1;
+  for (auto* s : samples) maxSampled = std::max(maxSampled, double(s->groups));
   auto sane = [&](const TimeModel& tm) {
+    for (const ModelTerm& t : tm.terms())
+      if (t.shape == GroupShape::Hinge && t.coef < 0 && t.b > maxSampled / 8) return false;
     double maxTotal = 1;
     std::vector<Features> sizes;
     for (auto* s : samples) {

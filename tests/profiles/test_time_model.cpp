@@ -80,6 +80,40 @@ TEST(TimeModel, MatmulTwoProfilesPredictThird) {
   }
 }
 
+TEST(TimeModel, SameWorkPerGroupDoesNotExtrapolateSizeTrends) {
+  // Histogram on the H100 machine's CPU: every group bins the same 16 K numbers at every
+  // size (same cost per work-item, same group size), yet the 4 M profile ran 7.6 us per
+  // group and the 16 M one 6.0 us. A size term fitted through those two points predicted
+  // 4.8 us at 67 M, where 7.6 was measured; the model must stay near the two (the second
+  // size's longer ladder still lets the shape in x bend a little below 6.0).
+  auto at = [](double perGroup) {
+    return Curve([perGroup](double x, const Features&) { return 40e-6 + perGroup * x; });
+  };
+  Features f4 = testing::vecaddFeatures(4 << 20), f16 = testing::vecaddFeatures(16 << 20);
+  auto s = testing::ladderSamples(at(7.6e-6), f4, 256);
+  auto s2 = testing::ladderSamples(at(6.0e-6), f16, 1024);
+  s.insert(s.end(), s2.begin(), s2.end());
+  TimeModel m = TimeModel::fit(s);
+  ASSERT_EQ(m.kind(), TimeModel::Kind::Regression);
+  for (const ModelTerm& t : m.terms()) EXPECT_TRUE(t.feature.empty() && !t.timesCost) << m.describe();
+  Predictor p = m.bind(testing::vecaddFeatures(64 << 20));
+  for (uint64_t g : {1024u, 2048u, 4096u}) {
+    double perGroup = (p(g) - 40e-6) / double(g);
+    EXPECT_GT(perGroup, 5.4e-6) << g << " groups: " << m.describe();
+    EXPECT_LT(perGroup, 8.4e-6) << g << " groups: " << m.describe();
+  }
+  // Twice the cost per work-item at the second size, and twice the time: size terms are
+  // tried again, and needed.
+  f16["cost"] = 6;
+  s = testing::ladderSamples(at(7.6e-6), f4, 256);
+  s2 = testing::ladderSamples(at(15.2e-6), f16, 1024);
+  s.insert(s.end(), s2.begin(), s2.end());
+  TimeModel m2 = TimeModel::fit(s);
+  bool sized = false;
+  for (const ModelTerm& t : m2.terms()) sized |= !t.feature.empty() || t.timesCost;
+  EXPECT_TRUE(sized) << m2.describe();
+}
+
 TEST(TimeModel, NoiseDoesNotBuyTerms) {
   // 5% noise on a linear CPU curve, three repeats of the ladder: the model must stay small
   // and track the true curve better than the noise.
