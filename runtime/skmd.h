@@ -70,6 +70,9 @@ uint64_t skmdSplitLaunches();
 // Split decisions taken on profiled models for every device, and probes sent (TUTTI_STATS).
 uint64_t skmdModelDecisions();
 uint64_t skmdProbes();
+// Of the model decisions, those taken again from an earlier launch of the same shape and
+// data placement (TUTTI_STATS kept_decisions).
+uint64_t skmdKeptDecisions();
 // Completion of a split launch: timing, counters, host merges. Returns the status.
 cl_int collectSkmd(Runtime &rt, Command *cmd);
 

@@ -45,13 +45,22 @@ struct KernelKnowledge {
   std::map<int, pf::Predictor> bound;
   std::set<int> probed;
   std::map<int, int> stored;  // online samples queued for the database, per device
+  // Algorithm 1's last answers from profiled models, by launch shape and data placement:
+  // an app repeats its launches, and the walk costs 100+ us each (FDTD3d's five launches
+  // ran 1.6 ms behind whole placement on the H100 machine before these were kept).
+  struct Kept {
+    std::vector<double> key;
+    Decision d;
+  };
+  std::vector<Kept> kept;  // newest last
 };
+constexpr size_t kKeptDecisions = 4;
 
 // Online samples arrive from completion callbacks while decisions run under the runtime
 // lock; this lock guards the map for both.
 std::mutex g_mu;
 std::map<std::string, KernelKnowledge> g_known;
-std::atomic<uint64_t> g_modelDecisions{0}, g_probes{0};
+std::atomic<uint64_t> g_modelDecisions{0}, g_keptDecisions{0}, g_probes{0};
 
 constexpr uint64_t kProbeMinGroups = 64;    // smaller launches are never split to measure
 constexpr double kProbeShare = 1.0 / 256;   // a device may be ~300x slower than the best
@@ -256,6 +265,19 @@ const char *probeCost(Command *cmd, const cc::KernelInfo &info, const cc::NDRang
   return copy <= kProbeInputRatio * wholeSeconds ? nullptr : "its input copy costs too much";
 }
 
+// What Algorithm 1's answer depends on besides the bound models: the launch shape, the
+// usable devices, and each buffer argument's size and the share of it stale per device.
+std::vector<double> placementKey(Command *cmd, const KernelKnowledge &kk, const std::vector<int> &usable) {
+  std::vector<double> key(kk.boundFor.begin(), kk.boundFor.end());
+  key.insert(key.end(), usable.begin(), usable.end());
+  for (auto &a : cmd->args) {
+    if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
+    key.push_back(double(a.mem->size));
+    for (int s : usable) key.push_back(staleFraction(a.mem, s));
+  }
+  return key;
+}
+
 Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                     const cc::ScalarArgs &scalars, const std::vector<int> &usable,
                     const std::vector<DeviceTime> &times, double items) {
@@ -373,7 +395,22 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
     d.groups = proportional(rate, total);
     return d;
   }
-  return algorithm1(cmd, info, nd, scalars, usable, times, items);
+  bool allModels = true;
+  for (int s : usable) allModels &= times[s].model;
+  if (!allModels) return algorithm1(cmd, info, nd, scalars, usable, times, items);
+  std::vector<double> key = placementKey(cmd, kk, usable);
+  for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
+    if (it->key == key) {
+      ++g_modelDecisions;
+      ++g_keptDecisions;
+      Decision again = it->d;
+      std::rotate(it, it + 1, kk.kept.end());  // most recently used last
+      return again;
+    }
+  d = algorithm1(cmd, info, nd, scalars, usable, times, items);
+  if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
+  kk.kept.push_back({std::move(key), d});
+  return d;
 }
 
 void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
@@ -403,5 +440,6 @@ void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
 
 uint64_t skmdModelDecisions() { return g_modelDecisions; }
 uint64_t skmdProbes() { return g_probes; }
+uint64_t skmdKeptDecisions() { return g_keptDecisions; }
 
 }  // namespace tutti

@@ -21,6 +21,7 @@ void skmdPrepare(_cl_program *) {}
 void skmdRecordWhole(Command *, int, double, double) {}
 uint64_t skmdSplitLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }
+uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }
 
 }  // namespace tutti

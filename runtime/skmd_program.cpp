@@ -139,6 +139,9 @@ void skmdPrepare(_cl_program *p) {
   SkmdProgram *sp = skmdProgram(p);
   if (!sp->ok) return;
   skmdCreateKernels(p, *sp);
+  for (size_t s = 0; s < p->ctx->slots.size(); ++s)
+    for (const std::string &name : p->kernelNames)
+      if (const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), name)) cc::warmAnalyses(*ki);
   if (!profileDbEnabled()) return;
   for (const std::string &name : p->kernelNames)
     for (auto &ds : p->ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));

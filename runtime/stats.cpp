@@ -24,7 +24,8 @@ std::string statsReport() {
   }
   if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
-                                    << " probes=" << skmdProbes() << "\n";
+                                    << " probes=" << skmdProbes()
+                                    << " kept_decisions=" << skmdKeptDecisions() << "\n";
   return o.str();
 }
 

@@ -450,6 +450,10 @@ bool writesContiguous(const KernelInfo &k, const NDRange &full, const ScalarArgs
   return true;
 }
 
+void warmAnalyses(const KernelInfo &k) {
+  if (k.exprs && !k.exprs->nodes.empty()) k.exprs->poly(0);  // prepares every node
+}
+
 std::optional<double> costPerWorkItem(const KernelInfo &k, const NDRange &full,
                                       const ScalarArgs &sargs) {
   if (!k.exprs || k.exprs->cost < 0 || !assumptionHolds(full)) return std::nullopt;

@@ -43,6 +43,10 @@ tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 3
 echo "$out" | grep "split_launches"
 # A launch that waits for copies is decided again when it is issued again: at least 3.
 echo "$out" | grep -Eq "model_decisions=([3-9]|[1-9][0-9]+) " || fail "VectorAdd: launches not decided on profiled models"
+# Launches repeated with the data placed as before take the earlier answer again (a split
+# changes where the data is, so the first repeats may differ; the state settles).
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 8
+echo "$out" | grep -Eq "kept_decisions=[1-9]" || fail "VectorAdd: no decision kept for a repeated launch"
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$matmul" --size tiny
 echo "$out" | grep -Eq "model_decisions=[1-9]" || fail "MatrixMultiplication: no profiled decision"
 # A split must be predicted TUTTI_SPLIT_MIN_GAIN percent faster than the best single device.
@@ -58,14 +62,14 @@ for app in hist vadd; do
   db=$dir/empty-$app.sqlite
   eval exe=\$$app
   tutti "$db" TUTTI_MODE=skmd "$exe" --size small --repeat 2
-  echo "$out" | grep -q "probes=0$" || fail "$app: probe before anything was measured"
+  echo "$out" | grep -q "probes=0 " || fail "$app: probe before anything was measured"
   tutti "$db" TUTTI_MODE=skmd TUTTI_LOG=debug "$exe" --size small --repeat 2
   echo "$out" | grep -E "split_launches|no probe" | sort | uniq -c
   if [ $app = hist ]; then
-    echo "$out" | grep -q "probes=0$" || fail "HistogramAtomic (atomic output) was probed"
+    echo "$out" | grep -q "probes=0 " || fail "HistogramAtomic (atomic output) was probed"
     echo "$out" | grep -q "no probe (outputs would need a host merge)" || fail "merge not detected"
   else
-    echo "$out" | grep -q "probes=1$" || fail "VectorAdd (disjoint outputs) was not probed"
+    echo "$out" | grep -q "probes=1 " || fail "VectorAdd (disjoint outputs) was not probed"
   fi
 done
 echo "runtime profile test passed"
