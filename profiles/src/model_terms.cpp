@@ -66,9 +66,7 @@ std::string ModelTerm::describe() const {
   return c + body;
 }
 
-std::vector<FeatureCandidate> featureCandidates(const std::vector<const Features*>& samples,
-                                                bool fixedGroupWork) {
-  if (fixedGroupWork) return {{"", Complexity::One, false}};
+std::vector<FeatureCandidate> featureCandidates(const std::vector<const Features*>& samples) {
   std::set<std::string> names;
   for (auto* f : samples)
     for (const auto& kv : *f) names.insert(kv.first);

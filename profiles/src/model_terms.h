@@ -24,13 +24,8 @@ struct GroupCandidate {
 };
 
 // Feature parts worth trying: only features that vary across samples (a constant one is
-// collinear with the intercept) and, if "cost" varies, products with it. fixedGroupWork:
-// the compiler's cost per work-item and the work-group size are the same in every sample,
-// so a group does the same work at every size; then only h = 1 is tried, because a
-// per-group time that differs between two profiled sizes (caches, the machine's mood) is
-// no trend to extrapolate (Histogram on the H100 machine: 40-87 % error with h(size)).
-std::vector<FeatureCandidate> featureCandidates(const std::vector<const Features*>& samples,
-                                                bool fixedGroupWork = false);
+// collinear with the intercept) and, if "cost" varies, products with it.
+std::vector<FeatureCandidate> featureCandidates(const std::vector<const Features*>& samples);
 // Group parts: x, and Ramp/Hinge over a geometric grid of bends b up to maxGroups / 2 with a few
 // sharpnesses a = s / b (scale-free: the transition width is a fraction of b).
 std::vector<GroupCandidate> groupCandidates(double maxGroups);

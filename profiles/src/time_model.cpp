@@ -19,6 +19,8 @@ namespace tutti::profiles {
 namespace {
 
 constexpr int kMaxCols = 9;  // intercept + up to 8 terms
+// CV error a size term must reach, relative to h = 1, when every group does the same work.
+constexpr double kSizeTermGain = 0.8;
 using SmallMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxCols, kMaxCols>;
 using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxCols, 1>;
 
@@ -84,7 +86,7 @@ Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
     feats.push_back(&s->features);
     maxX = std::max(maxX, static_cast<double>(s->groups));
   }
-  auto hs = featureCandidates(feats, sameWorkPerGroup(samples));
+  auto hs = featureCandidates(feats);
   auto gs = groupCandidates(maxX);
 
   std::vector<Candidate> cands;
@@ -323,6 +325,17 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
     Run r;
     r.err = greedy(h, &r.set);
     runs.push_back(r);
+  }
+  // When a group does the same work at every size, a per-group time that differs between
+  // profiled sizes is as likely caches or the machine's mood as a trend: a size term must
+  // then cut the CV error of the h = 1 model by a fifth to be taken. On the H100 machine
+  // Histogram's two sizes differed by noise (a size term put its H100 runs 87 % off, h = 1
+  // 10 %), while MersenneTwister's strided writes really slow down with size (h = 1 45 %,
+  // the size term 18 %).
+  if (!mixH && sameWorkPerGroup(samples) && !runs.empty()) {
+    double one = runs.front().err;  // runs[0] is h = 1 (feature candidates start with it)
+    for (size_t i = 1; i < runs.size(); ++i)
+      if (runs[i].err > one * kSizeTermGain) runs[i].err = HUGE_VAL;
   }
   // Near-ties go to fewer terms, then to the simpler complexity (candidates come ordered).
   double bestErr = HUGE_VAL;
