@@ -53,7 +53,12 @@ struct KernelKnowledge {
     Decision d;
   };
   std::vector<Kept> kept;  // newest last
+  // Measured / predicted kernel seconds per (device, launch shape), newest last; the
+  // first launch of a shape warms caches and drivers and is left out.
+  std::map<std::pair<int, std::vector<uint64_t>>, std::vector<double>> ratios;
+  std::map<int, pf::Predictor> corrected;  // bound models times their correction
 };
+constexpr size_t kCorrectionRuns = 5;
 constexpr size_t kKeptDecisions = 4;
 
 // Online samples arrive from completion callbacks while decisions run under the runtime
@@ -199,12 +204,30 @@ struct DeviceTime {
   double perGroup = 0;
 };
 
+// Median measured/predicted of dev's recent launches of the bound shape; 1 when unknown.
+double correction(const KernelKnowledge &kk, int dev) {
+  static const bool on = settings().model_correction == "1";
+  auto it = kk.ratios.find({dev, kk.boundFor});
+  if (!on || it == kk.ratios.end() || it->second.size() < 2) return 1;
+  std::vector<double> r(it->second.begin() + 1, it->second.end());
+  std::nth_element(r.begin(), r.begin() + long(r.size() / 2), r.end());
+  // In steps of 2^(1/8), about 9 %: finer steps would follow the device's noise and make
+  // every launch's decision new (kept decisions are keyed on it).
+  return std::exp2(std::round(8 * std::log2(r[r.size() / 2])) / 8);
+}
+
 DeviceTime deviceTime(KernelKnowledge &kk, int dev, uint64_t total, double items) {
   DeviceTime t;
   auto b = kk.bound.find(dev);
   if (b != kk.bound.end()) {
     t.known = t.model = true;
+    double c = correction(kk, dev);
     t.pred = &b->second;
+    if (c != 1) {
+      t.pred = &(kk.corrected[dev] = b->second.scaled(c));
+      TUTTI_LOG(Debug, "time model of device %d scaled by %.3g (measured/predicted of its "
+                "last launches of this shape)", dev, c);
+    }
     t.whole = (*t.pred)(total);
   } else if (predictOnline(kk.online[dev], items, t.whole)) {
     t.known = true;
@@ -270,6 +293,7 @@ const char *probeCost(Command *cmd, const cc::KernelInfo &info, const cc::NDRang
 std::vector<double> placementKey(Command *cmd, const KernelKnowledge &kk, const std::vector<int> &usable) {
   std::vector<double> key(kk.boundFor.begin(), kk.boundFor.end());
   key.insert(key.end(), usable.begin(), usable.end());
+  for (int s : usable) key.push_back(correction(kk, devIndex(cmd, s)));
   for (auto &a : cmd->args) {
     if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
     key.push_back(double(a.mem->size));
@@ -415,26 +439,38 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
 
 void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
   std::string id = kernelIdentity(cmd->kernel);
+  SkmdProgram *sp = cmd->kernel->program->skmd.get();
+  const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  uint64_t groups = 0;
+  if (info) {
+    auto lim = sp->groupLimit.find(cmd->kernel->name);
+    if (skmdLaunchShape(cmd, lim == sp->groupLimit.end() ? 0 : lim->second, nd, scalars))
+      groups = uint64_t(std::llround(workItems / double(nd.local_size[0] * nd.local_size[1] * nd.local_size[2])));
+  }
+  int dev = devIndex(cmd, slot);
   {
     std::lock_guard<std::mutex> g(g_mu);
     KernelKnowledge &kk = g_known[id];
-    auto &v = kk.online[devIndex(cmd, slot)];
+    auto &v = kk.online[dev];
     if (v.size() >= 64) v.erase(v.begin());
     v.push_back({workItems, seconds});
+    // How far off the profiled model was, for launches of the shape it is bound to.
+    auto b = kk.bound.find(dev);
+    if (groups && b != kk.bound.end() && launchShape(cmd, nd, scalars) == kk.boundFor) {
+      double predicted = b->second(groups);
+      auto &r = kk.ratios[{dev, kk.boundFor}];
+      if (predicted > 0 && seconds > 0) {
+        if (r.size() > kCorrectionRuns) r.erase(r.begin() + 1);  // keep the warm-up first
+        r.push_back(seconds / predicted);
+      }
+    }
     // A long run repeats the same launches: the first ones say what the next run needs.
-    if (++kk.stored[devIndex(cmd, slot)] > kStoredPerRun) return;
+    if (++kk.stored[dev] > kStoredPerRun) return;
   }
   // Also into the database, so the next run starts with a model.
-  SkmdProgram *sp = cmd->kernel->program->skmd.get();
-  if (!sp || !sp->ok || !profileDbEnabled()) return;
-  const cc::KernelInfo *info = skmdKernelInfo(*sp, slot, cmd->kernel->name);
-  auto lim = sp->groupLimit.find(cmd->kernel->name);
-  cc::NDRange nd;
-  cc::ScalarArgs scalars;
-  if (!info || !skmdLaunchShape(cmd, lim == sp->groupLimit.end() ? 0 : lim->second, nd, scalars)) return;
-  double perGroup = double(nd.local_size[0] * nd.local_size[1] * nd.local_size[2]);
-  uint64_t groups = uint64_t(std::llround(workItems / perGroup));
-  if (!groups) return;
+  if (!groups || !profileDbEnabled()) return;
   queueKernelSample(kernelSample(cmd, slot, nd, launchFeatures(cmd, *info, nd, scalars), groups, seconds));
 }
 

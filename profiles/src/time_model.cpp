@@ -392,6 +392,14 @@ Predictor TimeModel::bind(const Features& f) const {
 
 double Predictor::tableRaw(double x) const { return interpolateProfile(table_, x); }
 
+Predictor Predictor::scaled(double s) const {
+  Predictor p = *this;
+  p.intercept_ *= s;
+  for (int i = 0; i < p.nTerms_; ++i) p.terms_[static_cast<size_t>(i)].coef *= s;
+  for (auto& row : p.table_) row.second *= s;
+  return p;
+}
+
 std::string TimeModel::describe() const {
   char buf[128];
   switch (kind_) {

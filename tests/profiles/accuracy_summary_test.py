@@ -7,7 +7,7 @@ Every expected number below was worked out by hand from data/accuracy_records.js
   A/k/D1  errors 10, 10, 20 %  (whole 20 ms; one more record has no model)
   A/k2/D1 error 100 %          (whole exactly 10 ms: not above the 10 ms threshold)
   A/k/D2  errors 25, 25 %      (whole 5 ms)
-  B/m/D1  errors 2.5, 1 %      (whole 50 ms; one failed run)
+  B/m/D1  errors 2.5, 1 %      (whole 50 ms; one failed run); corrected 1, 3 %
   two skipped records.
 """
 import json
@@ -71,7 +71,16 @@ want = ("**Headline** (kernels above 10 ms): mean |error| 8.70 % (median 10.00 %
         "device.")
 check("markdown headline", want in md.splitlines(), True)
 check("markdown row", "| B | m | D1 \\| drv \\| plat | regression | 2 | 1.75 | 1.75 | 2.50 | 1.005 "
-      "| 25.000 | 50.000 | 2 | 0 | 1 |" in md.splitlines(), True)
+      "| 25.000 | 50.000 | 2 | 0 | 1 | 2.00 |" in md.splitlines(), True)
+check("markdown row without corrections", "| A | k | D2 | regression | 2 | 25.00 | 25.00 | 25.00 "
+      "| 1.118 | 3.000 | 5.000 | 0 | 0 | 0 | - |" in md.splitlines(), True)
+# Only B/m carries corrected predictions (records of runtimes before TUTTI_MODEL_CORRECTION
+# have none): 1 % and 3 %.
+expect("corrected headline", s["corrected_headline"], mean_abs_error_pct=2.0, records=2, pairs=1)
+expect("B/m/D1 corrected", rows[("B", "m", "D1 | drv | plat")], corrected_mean_abs_error_pct=2.0)
+expect("A/k/D1 corrected", rows[("A", "k", "D1 | drv | plat")], corrected_mean_abs_error_pct=None)
+check("markdown corrected", any(l.startswith("With the online correction") and "mean |error| 2.00 %"
+                                in l for l in md.splitlines()), True)
 check("markdown skipped", "| B | hist | all | not partitionable: global atomics of unknown order |"
       in md.splitlines(), True)
 

@@ -44,8 +44,9 @@ echo "$out" | grep "split_launches"
 # A launch that waits for copies is decided again when it is issued again: at least 3.
 echo "$out" | grep -Eq "model_decisions=([3-9]|[1-9][0-9]+) " || fail "VectorAdd: launches not decided on profiled models"
 # Launches repeated with the data placed as before take the earlier answer again (a split
-# changes where the data is, so the first repeats may differ; the state settles).
-tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$vadd" --size tiny --repeat 8
+# changes where the data is, so the first repeats may differ; the state settles). Without
+# the online correction, whose factor on these 0.03 ms launches moves from run to run.
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto TUTTI_MODEL_CORRECTION=0 "$vadd" --size tiny --repeat 8
 echo "$out" | grep -Eq "kept_decisions=[1-9]" || fail "VectorAdd: no decision kept for a repeated launch"
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto "$matmul" --size tiny
 echo "$out" | grep -Eq "model_decisions=[1-9]" || fail "MatrixMultiplication: no profiled decision"
@@ -72,4 +73,28 @@ for app in hist vadd; do
     echo "$out" | grep -q "probes=1 " || fail "VectorAdd (disjoint outputs) was not probed"
   fi
 done
+# 4. Online correction (TUTTI_MODEL_CORRECTION): a profile that makes the basic device 50x
+# faster than it is gets scaled by what the launches measure, and the split moves work off it.
+bad=$dir/optimistic.sqlite
+cp "$dir/p.sqlite" "$bad"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE kernel_samples SET seconds = seconds / 50 WHERE device_id LIKE \"basic-%\"")
+c.commit()' "$bad"
+basic_items() { echo "$out" | grep "^TUTTI device=.*basic-" | grep -o "work_items=[0-9]*" | cut -d= -f2; }
+cp "$bad" "$bad.run"
+tutti "$bad.run" TUTTI_MODE=skmd TUTTI_LOG=debug "$vadd" --size tiny --repeat 16
+scale=$(echo "$out" | grep -o "time model of device [0-9]* scaled by [0-9.e+]*" | grep -v "device 1 " | tail -1 | awk '{print $NF}')
+dev0=$(echo "$out" | grep "^TUTTI device=0 " | grep -c basic-)
+[ "$dev0" = 1 ] || fail "expected the basic device at index 0: $out"
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" "${scale:-0}" ||
+  fail "the optimistic model was scaled by ${scale:-nothing}, want > 10"
+with=$(basic_items)
+cp "$bad" "$bad.run"
+tutti "$bad.run" TUTTI_MODE=skmd TUTTI_MODEL_CORRECTION=0 TUTTI_LOG=debug "$vadd" --size tiny --repeat 16
+echo "$out" | grep -q "scaled by" && fail "TUTTI_MODEL_CORRECTION=0 still scaled a model"
+without=$(basic_items)
+echo "basic device work-items: $with corrected, $without uncorrected (model scaled by $scale)"
+[ $((with * 10)) -lt $((without * 9)) ] || fail "the correction did not move work off the slow device"
+
 echo "runtime profile test passed"

@@ -114,6 +114,17 @@ TEST(TimeModel, SameWorkPerGroupDoesNotExtrapolateSizeTrends) {
   EXPECT_TRUE(sized) << m2.describe();
 }
 
+TEST(TimeModel, ScaledPredictorScalesEveryCount) {
+  auto s = testing::ladderSamples(kGpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  Predictor p = TimeModel::fit(s).bind(testing::vecaddFeatures(1 << 20));
+  std::vector<KernelSample> few(s.begin(), s.begin() + 5);  // nearest-profile fallback
+  Predictor q = TimeModel::fit(few).bind(testing::vecaddFeatures(1 << 20));
+  for (const Predictor* m : {&p, &q}) {
+    Predictor h = m->scaled(1.5);
+    for (uint64_t g : {1u, 7u, 100u, 528u, 4096u}) EXPECT_NEAR(h(g), 1.5 * (*m)(g), 1e-12 * (*m)(g)) << g;
+  }
+}
+
 TEST(TimeModel, NoiseDoesNotBuyTerms) {
   // 5% noise on a linear CPU curve, three repeats of the ladder: the model must stay small
   // and track the true curve better than the noise.

@@ -36,7 +36,7 @@ for dev in ("pthread", "basic"):
     for r in mine:
         if r["kernel"] != "vectorAdd" or r["total_groups"] != 3907 or not 1 <= r["groups"] <= 3907:
             bad.append(f"{dev}: wrong launch in {r}")
-        for k in ("measured_ms", "predicted_ms", "whole_ms"):
+        for k in ("measured_ms", "predicted_ms", "whole_ms", "corrected_ms"):
             if not (isinstance(r[k], (int, float)) and math.isfinite(r[k]) and r[k] > 0):
                 bad.append(f"{dev}: {k} = {r[k]!r}")
         runs = r.get("runs_ms", [])

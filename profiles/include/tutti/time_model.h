@@ -93,6 +93,8 @@ class Predictor {
     return y;
   }
   bool valid() const { return valid_; }
+  // The same curve times s (an online correction of a profiled model).
+  Predictor scaled(double s) const;
 
  private:
   friend class TimeModel;
