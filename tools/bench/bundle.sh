@@ -7,7 +7,7 @@
 #   lib/         libtutti.so (stripped) when it was built, plus any shared library
 #                of the build tree it links against
 #   bin/         tutti-profile when it was built (list/export the profile databases)
-#   bench/       bench.py, benchlib/, accuracy.py, fig310.py, profile_lib.sh,
+#   bench/       bench.py, benchlib/, accuracy.py, repeatability.py, fig310.py, profile_lib.sh,
 #                profile_params.tsv, VERSION (Tutti commit)
 #   env.sh       registers NVIDIA + PoCL for the ICD loader (FACTS.md), lib/ on the path
 #   run.sh       sources env.sh, then runs the full profile and renders the report into
@@ -88,7 +88,7 @@ if [ -x "$build/tools/bench/micro/enqueue_rate" ]; then
 fi
 cp "$here/overhead.sh" "$root/"
 
-cp "$here/bench.py" "$here/accuracy.py" "$here/fig310.py" "$here/profile_lib.sh" \
+cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \
   "$here/profile_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
 cp "$here/accuracy.sh" "$here/fig310.sh" "$root/"
