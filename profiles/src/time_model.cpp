@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 
 #include "feature_codec.h"
@@ -203,7 +204,10 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
   for (const auto& s : all)
     if (s.groups > 0 && s.seconds > 0 && std::isfinite(s.seconds)) samples.push_back(&s);
   if (samples.empty()) return m;
-  for (auto* s : samples) m.samples_.push_back(*s);
+  for (auto* s : samples) {
+    m.samples_.push_back(*s);
+    m.maxGroups_ = std::max(m.maxGroups_, double(s->groups));
+  }
 
   std::vector<uint64_t> distinct;
   for (auto* s : samples) distinct.push_back(s->groups);
@@ -387,6 +391,11 @@ Predictor TimeModel::bind(const Features& f) const {
       p.terms_[static_cast<size_t>(p.nTerms_++)] = {t.shape, t.a, t.b, t.coef * h};
     }
   }
+  if (maxGroups_ > 1) {
+    p.xMax_ = maxGroups_;
+    p.y1_ = p.curve(1);
+    p.yMax_ = p.curve(maxGroups_);
+  }
   return p;
 }
 
@@ -395,6 +404,8 @@ double Predictor::tableRaw(double x) const { return interpolateProfile(table_, x
 Predictor Predictor::scaled(double s) const {
   Predictor p = *this;
   p.intercept_ *= s;
+  p.y1_ *= s;
+  p.yMax_ *= s;
   for (int i = 0; i < p.nTerms_; ++i) p.terms_[static_cast<size_t>(i)].coef *= s;
   for (auto& row : p.table_) row.second *= s;
   return p;

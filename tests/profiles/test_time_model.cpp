@@ -114,6 +114,32 @@ TEST(TimeModel, SameWorkPerGroupDoesNotExtrapolateSizeTrends) {
   EXPECT_TRUE(sized) << m2.describe();
 }
 
+TEST(TimeModel, GrowsPastTheLargestProfiledCount) {
+  // The H100 on MatrixTranspose at Table 3.3's sizes: 5.6 us for one group, ~0.02 ms from
+  // about a hundred groups to the largest profiled count, 16,384 (its latency floor), and
+  // 1 us per 1,000 groups from there; the real launch has 262,144. A flat extrapolation was
+  // 86 % low.
+  const Curve floorThenLinear = [](double x, const Features&) {
+    return std::max(5.6e-6 + 14.4e-6 * std::min(1.0, x / 118), 1e-9 * x);
+  };
+  auto s = testing::ladderSamples(floorThenLinear, testing::vecaddFeatures(1 << 20), 4096);
+  auto s2 = testing::ladderSamples(floorThenLinear, testing::vecaddFeatures(1 << 22), 16384);
+  s.insert(s.end(), s2.begin(), s2.end());
+  TimeModel m = TimeModel::fit(s);
+  Predictor p = m.bind(testing::vecaddFeatures(1 << 26));
+  for (uint64_t g : {65536u, 262144u}) {
+    double truth = floorThenLinear(double(g), {});
+    EXPECT_GT(p(g), 0.5 * truth) << g << ": " << m.describe();
+    EXPECT_LT(p(g), 1.5 * truth) << g << ": " << m.describe();
+  }
+  // A CPU's straight line continues as it was: the floor adds nothing to it.
+  auto c = testing::ladderSamples(kCpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
+  Predictor q = TimeModel::fit(c).bind(testing::vecaddFeatures(1 << 20));
+  for (uint64_t g : {8192u, 65536u}) EXPECT_NEAR(q(g), kCpuVecadd(double(g), {}), 1e-3 * q(g)) << g;
+  // And a scaled predictor scales past the profiles too.
+  EXPECT_NEAR(p.scaled(2)(262144), 2 * p(262144), 1e-12);
+}
+
 TEST(TimeModel, ScaledPredictorScalesEveryCount) {
   auto s = testing::ladderSamples(kGpuVecadd, testing::vecaddFeatures(1 << 20), 4096);
   Predictor p = TimeModel::fit(s).bind(testing::vecaddFeatures(1 << 20));

@@ -2,7 +2,9 @@
 // Thesis Eq. 3.1-3.4: y = b0 + sum_k b_k * x*g_ab(x)*h(x_j), terms chosen by k-fold CV.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -85,11 +87,11 @@ class Predictor {
     if (!valid_) return 0;
     double x = static_cast<double>(static_cast<int64_t>(groups));  // one instruction, same value
     if (!table_.empty()) return tableRaw(x);
-    double y = intercept_;
-    for (int i = 0; i < nTerms_; ++i) {
-      const Bound& t = terms_[static_cast<size_t>(i)];
-      y += t.coef * groupPart(t.shape, t.a, t.b, x);
-    }
+    double y = curve(x);
+    // Past the largest profiled count, at least the growth from one group to that count,
+    // continued in proportion: a curve still flat there (a GPU on its latency floor) says
+    // nothing about where it rises.
+    if (x > xMax_) y = std::max(y, y1_ + (yMax_ - y1_) * x / xMax_);
     return y;
   }
   bool valid() const { return valid_; }
@@ -99,6 +101,14 @@ class Predictor {
  private:
   friend class TimeModel;
   double tableRaw(double x) const;  // nearest-profile fallback
+  double curve(double x) const {
+    double y = intercept_;
+    for (int i = 0; i < nTerms_; ++i) {
+      const Bound& t = terms_[static_cast<size_t>(i)];
+      y += t.coef * groupPart(t.shape, t.a, t.b, x);
+    }
+    return y;
+  }
   struct Bound {
     GroupShape shape;
     double a, b, coef;
@@ -109,6 +119,7 @@ class Predictor {
   int nTerms_ = 0;
   std::array<Bound, kMaxTerms> terms_{};
   std::vector<std::pair<double, double>> table_;  // nearest-profile fallback: (groups, s)
+  double xMax_ = HUGE_VAL, y1_ = 0, yMax_ = 0;     // largest profiled count; curve at 1, there
 };
 
 class TimeModel {
@@ -138,6 +149,7 @@ class TimeModel {
   std::vector<ModelTerm> terms_;
   double cvError_ = 0, trainError_ = 0;
   std::vector<KernelSample> samples_;  // kept for the nearest-profile fallback only
+  double maxGroups_ = 0;               // largest work-group count among the samples
 };
 
 }  // namespace tutti::profiles
