@@ -37,6 +37,15 @@ struct Sample {
   double items, seconds;  // work-items run, kernel time
 };
 
+// What the compiler's access analysis says of each buffer argument for this launch shape:
+// the same for every device, and for every launch of the shape (kept per kernel).
+struct ArgBytes {
+  bool mem = false, read = false, written = false;
+  bool partial = false;  // read ranges follow the groups (else the whole input goes)
+  bool merged = false;   // written atomically or not contiguously: a host merge
+  double readBytes = 0, writeBytes = 0;
+};
+
 // What is known about one kernel (by identity), per backing-device index.
 struct KernelKnowledge {
   std::map<int, std::vector<Sample>> online;
@@ -53,6 +62,8 @@ struct KernelKnowledge {
     Decision d;
   };
   std::vector<Kept> kept;  // newest last
+  std::vector<double> bytesFor;  // launch shape and buffer sizes of `bytes`
+  std::vector<ArgBytes> bytes;
   // Measured / predicted kernel seconds per (device, launch shape), newest last; the
   // first launch of a shape warms caches and drivers and is left out.
   std::map<std::pair<int, std::vector<uint64_t>>, std::vector<double>> ratios;
@@ -163,33 +174,47 @@ double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
   return double(std::min<uint64_t>(r.end, m->size) - std::min<uint64_t>(r.begin, m->size));
 }
 
-// Bytes a device must receive for a piece of n groups (fixed part + per group), from
-// the analysed input ranges and what is already valid there; likewise bytes written.
-void bytesModel(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                const cc::ScalarArgs &scalars, int slot, pf::DeviceCost &c, bool &merged,
-                double &mergeBytes) {
+std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                               const cc::ScalarArgs &scalars) {
   uint64_t total = nd.totalGroups();
+  std::vector<ArgBytes> out(cmd->args.size());
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
     auto &a = cmd->args[i];
     if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
     const cc::ArgInfo &ai = info.args[i];
-    auto bytesOf = [&](cc::AccessMode m) {
-      return clampedBytes(cc::accessedRange(info, i, m, nd, scalars, 0, total), a.mem);
-    };
-    double stale = staleFraction(a.mem, slot);
-    bool partial = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1).known;
-    if (ai.read) {
-      double b = bytesOf(cc::AccessMode::Read) * stale;
-      if (partial) c.inBytesPerGroup += b / double(total);
-      else c.inFixedBytes += b;
+    ArgBytes &b = out[i];
+    b.mem = true;
+    b.read = ai.read;
+    b.written = ai.written || ai.atomic;
+    b.partial = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1).known;
+    if (b.read)
+      b.readBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, total), a.mem);
+    if (b.written) {
+      b.writeBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Write, nd, scalars, 0, total), a.mem);
+      b.merged = ai.atomic || !cc::argWritesContiguous(info, i, nd, scalars);
     }
-    if (ai.written || ai.atomic) {
-      double b = bytesOf(cc::AccessMode::Write);
-      c.outBytesPerGroup += b / double(total);
-      if (ai.atomic || !cc::argWritesContiguous(info, i, nd, scalars)) {
+  }
+  return out;
+}
+
+// Bytes a device must receive for a piece of n groups (fixed part + per group), from
+// the analysed ranges and what is already valid there; likewise bytes written.
+void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, int slot,
+                pf::DeviceCost &c, bool &merged, double &mergeBytes) {
+  for (unsigned i = 0; i < ab.size(); ++i) {
+    const ArgBytes &b = ab[i];
+    if (!b.mem) continue;
+    double stale = staleFraction(cmd->args[i].mem, slot);
+    if (b.read) {
+      if (b.partial) c.inBytesPerGroup += b.readBytes * stale / double(total);
+      else c.inFixedBytes += b.readBytes * stale;
+    }
+    if (b.written) {
+      c.outBytesPerGroup += b.writeBytes / double(total);
+      if (b.merged) {
         merged = true;
-        mergeBytes += b;
-        c.inFixedBytes += b * stale;  // partial results start from the pre-launch bytes
+        mergeBytes += b.writeBytes;
+        c.inFixedBytes += b.writeBytes * stale;  // partial results start from the pre-launch bytes
       }
     }
   }
@@ -302,11 +327,27 @@ std::vector<double> placementKey(Command *cmd, const KernelKnowledge &kk, const 
   return key;
 }
 
-Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                    const cc::ScalarArgs &scalars, const std::vector<int> &usable,
-                    const std::vector<DeviceTime> &times, double items) {
+// The access analysis of this launch shape: kept per kernel, as it costs ~40 us for a 3-D
+// stencil (FDTD3d), more than the partitioning walk.
+const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
+                                          const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
+  std::vector<uint64_t> shape = launchShape(cmd, nd, scalars);
+  std::vector<double> key(shape.begin(), shape.end());
+  for (auto &a : cmd->args) key.push_back(a.kind == ArgValue::Mem && a.mem ? double(a.mem->size) : -1);
+  if (key != kk.bytesFor || kk.bytes.size() != cmd->args.size()) {
+    kk.bytes = argBytes(cmd, info, nd, scalars);
+    kk.bytesFor = std::move(key);
+  }
+  return kk.bytes;
+}
+
+Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
+                    const cc::NDRange &nd, const cc::ScalarArgs &scalars,
+                    const std::vector<int> &usable, const std::vector<DeviceTime> &times,
+                    double items) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
+  const std::vector<ArgBytes> &ab = keptArgBytes(cmd, kk, info, nd, scalars);
   pf::PartitionRequest req;
   req.totalGroups = total;
   bool merged = false, allModels = true;
@@ -328,7 +369,7 @@ Decision algorithm1(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
       c.d2hBandwidth = f.isDefault ? 8e9 : f.bandwidth;
       c.d2hLatency = 0;
     }
-    bytesModel(cmd, info, nd, scalars, s, c, merged, mergeBytes);
+    bytesModel(cmd, ab, total, s, c, merged, mergeBytes);
     req.devs.push_back(c);
   }
   req.contiguous = !merged;
@@ -421,7 +462,7 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
   }
   bool allModels = true;
   for (int s : usable) allModels &= times[s].model;
-  if (!allModels) return algorithm1(cmd, info, nd, scalars, usable, times, items);
+  if (!allModels) return algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
   std::vector<double> key = placementKey(cmd, kk, usable);
   for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
     if (it->key == key) {
@@ -431,7 +472,7 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
       std::rotate(it, it + 1, kk.kept.end());  // most recently used last
       return again;
     }
-  d = algorithm1(cmd, info, nd, scalars, usable, times, items);
+  d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
   if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
   kk.kept.push_back({std::move(key), d});
   return d;
