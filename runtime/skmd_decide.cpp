@@ -70,6 +70,7 @@ struct KernelKnowledge {
   std::map<int, pf::Predictor> corrected;  // bound models times their correction
 };
 constexpr size_t kCorrectionRuns = 5;
+constexpr size_t kMaxCorrectedShapes = 64;  // per kernel, all devices together
 constexpr size_t kKeptDecisions = 4;
 
 // Online samples arrive from completion callbacks while decisions run under the runtime
@@ -501,6 +502,9 @@ void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
     auto b = kk.bound.find(dev);
     if (groups && b != kk.bound.end() && launchShape(cmd, nd, scalars) == kk.boundFor) {
       double predicted = b->second(groups);
+      // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
+      if (kk.ratios.size() >= kMaxCorrectedShapes && !kk.ratios.count({dev, kk.boundFor}))
+        kk.ratios.erase(kk.ratios.begin());
       auto &r = kk.ratios[{dev, kk.boundFor}];
       if (predicted > 0 && seconds > 0) {
         if (r.size() > kCorrectionRuns) r.erase(r.begin() + 1);  // keep the warm-up first
