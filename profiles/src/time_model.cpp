@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <numeric>
 
 #include "feature_codec.h"
@@ -22,6 +23,8 @@ namespace {
 constexpr int kMaxCols = 9;  // intercept + up to 8 terms
 // CV error a size term must reach, relative to h = 1, when every group does the same work.
 constexpr double kSizeTermGain = 0.8;
+// Two ladders whose times at shared counts differ by less than this factor agree.
+constexpr double kLaddersAgree = 1.2;
 using SmallMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxCols, kMaxCols>;
 using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxCols, 1>;
 
@@ -62,6 +65,31 @@ bool sameWorkPerGroup(const std::vector<const KernelSample*>& samples) {
       if (s->local[d] != first.local[d]) return false;
   }
   return true;
+}
+
+// Two profiled sizes whose ladders take the same time at the group counts both ran (the
+// median ratio within kLaddersAgree); false when there are not two sizes or too few
+// shared counts to tell.
+bool laddersAgree(const std::vector<const KernelSample*>& samples) {
+  std::vector<std::pair<const Features*, std::map<uint64_t, double>>> sizes;
+  for (auto* s : samples) {
+    auto it = std::find_if(sizes.begin(), sizes.end(), [&](auto& z) { return *z.first == s->features; });
+    if (it == sizes.end()) {
+      sizes.push_back({&s->features, {}});
+      it = sizes.end() - 1;
+    }
+    auto& t = it->second[s->groups];
+    t = t > 0 ? std::min(t, s->seconds) : s->seconds;
+  }
+  if (sizes.size() != 2) return false;
+  std::vector<double> ratios;
+  for (const auto& [x, t] : sizes[0].second) {
+    auto other = sizes[1].second.find(x);
+    if (other != sizes[1].second.end()) ratios.push_back(other->second / t);
+  }
+  if (ratios.size() < 4) return false;
+  std::nth_element(ratios.begin(), ratios.begin() + long(ratios.size() / 2), ratios.end());
+  return std::fabs(std::log(ratios[ratios.size() / 2])) < std::log(kLaddersAgree);
 }
 
 Design buildDesign(const std::vector<const KernelSample*>& samples, int folds) {
@@ -331,15 +359,18 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
     runs.push_back(r);
   }
   // When a group does the same work at every size, a per-group time that differs between
-  // profiled sizes is as likely caches or the machine's mood as a trend: a size term must
-  // then cut the CV error of the h = 1 model by a fifth to be taken. On the H100 machine
-  // Histogram's two sizes differed by noise (a size term put its H100 runs 87 % off, h = 1
-  // 10 %), while MersenneTwister's strided writes really slow down with size (h = 1 45 %,
-  // the size term 18 %).
+  // profiled sizes is as likely caches or the machine's mood as a trend. The evidence for a
+  // size term is then the two sizes' ladders disagreeing at the same group counts: if
+  // they agree, only h = 1 is taken; if not, a size term must still cut the CV error of
+  // the h = 1 model by a fifth. On the H100 machine Histogram's two ladders agreed within
+  // 5 % (a size term passed the CV margin once and put its H100 runs 90 % off, h = 1 3-10 %),
+  // while MersenneTwister's strided writes ran 27-31 % slower at the larger size at every
+  // shared count (its size term 18 % off, h = 1 45 %).
   if (!mixH && sameWorkPerGroup(samples) && !runs.empty()) {
     double one = runs.front().err;  // runs[0] is h = 1 (feature candidates start with it)
+    double gain = laddersAgree(samples) ? 0 : kSizeTermGain;
     for (size_t i = 1; i < runs.size(); ++i)
-      if (runs[i].err > one * kSizeTermGain) runs[i].err = HUGE_VAL;
+      if (runs[i].err > one * gain) runs[i].err = HUGE_VAL;
   }
   // Near-ties go to fewer terms, then to the simpler complexity (candidates come ordered).
   double bestErr = HUGE_VAL;
