@@ -275,6 +275,7 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
   uint64_t total = nd.totalGroups();
   runGroups(b, nd, 1);  // JIT and buffer placement, as before the ladder
   double whole = timeGroups(b, nd, total) * 1e3;
+  double wholePredicted = predictMs(total);
   std::string head = recordHead(cmd, slot) + ",\"work_dim\":" + std::to_string(nd.work_dim);
   for (const char *what : {"global", "local"}) {
     const uint64_t *v = what[0] == 'g' ? nd.global_size : nd.local_size;
@@ -284,7 +285,7 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
   head += ",\"total_groups\":" + std::to_string(total) + ",\"model\":\"" + kind +
           "\",\"model_samples\":" + std::to_string(model ? model->sampleCount() : 0) +
           ",\"whole_ms\":" + jsonNumber(whole > 0 ? whole : NAN) +
-          ",\"whole_predicted_ms\":" + jsonNumber(predictMs(total)) +
+          ",\"whole_predicted_ms\":" + jsonNumber(wholePredicted) +
           ",\"seed\":" + settings().validate_seed;
   // The launch's features too, so that model variants can be judged offline against
   // these measurements (profiles/README.md).
@@ -304,7 +305,7 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
     double predicted = predictMs(counts[i]);
     double err = (predicted - measured) / measured;
     // What SKMD predicts once it has timed a whole launch (TUTTI_MODEL_CORRECTION).
-    double corrected = predicted * (whole > 0 && predictMs(total) > 0 ? whole / predictMs(total) : NAN);
+    double corrected = predicted * (whole > 0 && wholePredicted > 0 ? whole / wholePredicted : NAN);
     if (std::isfinite(err)) sum += std::fabs(err), ++n;
     std::string runsMs;
     for (double r : runs) runsMs += (runsMs.empty() ? "" : ",") + jsonNumber(r >= 0 ? r * 1e3 : NAN);

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 
@@ -279,11 +278,9 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
   // negative Hinge): devices fill up (cores, SMs) at small counts, and past that a group's
   // fixed work makes time grow linearly. A slope that drops high up a ladder is noise, and
   // launches larger than any profiled one carried it forward 20-40 % low (issue 5).
-  double maxSampled = 1;
-  for (auto* s : samples) maxSampled = std::max(maxSampled, double(s->groups));
   auto sane = [&](const TimeModel& tm) {
     for (const ModelTerm& t : tm.terms())
-      if (t.shape == GroupShape::Hinge && t.coef < 0 && t.b > maxSampled / 8) return false;
+      if (t.shape == GroupShape::Hinge && t.coef < 0 && t.b > m.maxGroups_ / 8) return false;
     double maxTotal = 1;
     std::vector<Features> sizes;
     for (auto* s : samples) {
