@@ -89,9 +89,10 @@ fi
 cp "$here/overhead.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \
+  "$here/cpu_spread.py" \
   "$here/profile_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
-cp "$here/accuracy.sh" "$here/fig310.sh" "$root/"
+cp "$here/accuracy.sh" "$here/fig310.sh" "$here/cpu_spread.sh" "$root/"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {

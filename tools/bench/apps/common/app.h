@@ -37,6 +37,8 @@
 //   --help
 //
 // Exit status: 0 PASS, 1 FAIL (mismatch), 2 OpenCL or usage error.
+// APP_EVENT_MS=1 also prints one "EVENT kernel=<name> kernel_ms=<f>" line per kernel event to stderr
+// (launch-to-launch spread inside one process, for the repeatability measurements).
 //
 // Every CL object created through App helpers (buffer, build, kernel, run*,
 // addKernelEvent) is released by finish(); objects an app creates itself it
@@ -489,6 +491,12 @@ class App {
     cl_event ev = nullptr;
     CHECK(clEnqueueNDRangeKernel(queue, k, dims, nullptr, global, local, 0, nullptr, &ev));
     events_.push_back(ev);
+    if (eventMs_) {
+      char name[128] = "";
+      clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name) - 1, name, nullptr);
+      eventNames_.resize(events_.size());
+      eventNames_.back() = name;
+    }
   }
   void run1D(cl_kernel k, size_t g, size_t l) {
     size_t gs[1] = {g}, ls[1] = {l};
@@ -687,14 +695,20 @@ class App {
   void collectEvents() {
     if (events_.empty()) return;
     CHECK(clWaitForEvents((cl_uint)events_.size(), events_.data()));
-    for (cl_event ev : events_) {
+    eventNames_.resize(events_.size());
+    for (size_t i = 0; i < events_.size(); ++i) {
+      cl_event ev = events_[i];
       cl_ulong s = 0, e = 0;
       CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(s), &s, nullptr));
       CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(e), &e, nullptr));
       if (e > s) kernelNs_ += (double)(e - s);
+      if (eventMs_)
+        std::fprintf(stderr, "EVENT kernel=%s kernel_ms=%.4f\n",
+                     eventNames_[i].empty() ? "?" : eventNames_[i].c_str(), (double)(e - s) * 1e-6);
       clReleaseEvent(ev);
     }
     events_.clear();
+    eventNames_.clear();
   }
 
   void releaseAll() {
@@ -716,11 +730,13 @@ class App {
   std::vector<Param> params_;
   int device_ = -1;
   int repeat_ = 1;
+  bool eventMs_ = std::getenv("APP_EVENT_MS") && std::string(std::getenv("APP_EVENT_MS")) == "1";
   bool quiet_ = false, list_ = false;
   size_t maxWg_ = 1;
   size_t maxItems_[3] = {1, 1, 1};
   cl_ulong localMem_ = 0;
   std::vector<cl_event> events_;
+  std::vector<std::string> eventNames_;  // kernel of each event, with APP_EVENT_MS=1
   std::vector<cl_kernel> kernels_;
   std::vector<cl_program> programs_;
   std::vector<cl_mem> mems_;
