@@ -76,7 +76,8 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
   // Big homes on 2 MiB boundaries with transparent huge pages: a first touch then faults
   // in 2 MiB at a time instead of 4 KiB, which the first copy into the home pays for.
   constexpr size_t kHuge = 2u << 20;
-  size_t align = st.size >= 2 * kHuge ? kHuge : 4096;
+  static const bool huge = settings().huge_pages == "1";
+  size_t align = huge && st.size >= 2 * kHuge ? kHuge : 4096;
   if (posix_memalign(&p, align, st.size ? st.size : 1) != 0) {
     TUTTI_LOG(Error, "no host memory for a %zu-byte buffer home", st.size);
     return nullptr;
