@@ -73,8 +73,10 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
               s.dev->label().c_str(), clErrorName(err));
   }
   void *p = nullptr;
-  // Big homes on 2 MiB boundaries with transparent huge pages: a first touch then faults
-  // in 2 MiB at a time instead of 4 KiB, which the first copy into the home pays for.
+  // With TUTTI_HUGE_PAGES, big homes on 2 MiB boundaries with transparent huge pages: a
+  // first touch faults 2 MiB at a time. Off by default: the CPU device then sees the same
+  // 4 KiB pages a native app's buffers get, whose scattered physical frames keep strided
+  // writes from piling into one cache set.
   constexpr size_t kHuge = 2u << 20;
   static const bool huge = settings().huge_pages == "1";
   size_t align = huge && st.size >= 2 * kHuge ? kHuge : 4096;

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """cpu_spread.py: kernel-time spread inside and between processes, from cpu_spread.sh runs.
 
-    python3 cpu_spread.py RUNS.jsonl [--md OUT.md] [--json OUT.json]
+    python3 cpu_spread.py RUNS.jsonl [--md OUT.md] [--json OUT.json] [--min-ms 10]
 
 Per configuration and app, over its processes (the first launch of each process is a warm-up
 and left out):
 - within: mean over processes of (slowest - fastest) / fastest of its launches;
 - between: mean over pairs of processes of |a - b| / min(a, b), where a and b are the two
   processes' fastest launches (validation and profiling keep the fastest of their repeats,
-  so this is the floor under a model fitted in one process and checked in another).
+  so this is the floor under a model fitted in one process and checked in another);
+- vs native: the median launch over the native configuration's median for the same kernel.
+The per-configuration means take only kernels whose median launch is at least --min-ms
+(default 10 ms, the prediction goal's threshold): sub-millisecond launches move by whole
+multiples of themselves and would swamp the mean.
 """
 import argparse
 import itertools
@@ -22,7 +26,7 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def summarise(records):
+def summarise(records, min_ms=10.0):
     groups = {}
     for r in records:
         if r.get("rc") != 0:
@@ -41,8 +45,15 @@ def summarise(records):
                      "between_pct": statistics.mean(pairs) if pairs else None,
                      "between_max_pct": max(pairs) if pairs else None,
                      "fastest_ms": fastest})
+    native = {r["app"]: r["median_ms"] for r in rows if r["config"] == "native"}
+    for r in rows:
+        base = native.get(r["app"])
+        r["vs_native"] = r["median_ms"] / base if base else None
+        r["in_means"] = r["median_ms"] >= min_ms
     per_config = {}
     for r in rows:
+        if not r["in_means"]:
+            continue
         c = per_config.setdefault(r["config"], {"within": [], "between": []})
         c["within"].append(r["within_pct"])
         if r["between_pct"] is not None:
@@ -50,7 +61,7 @@ def summarise(records):
     summary = {cfg: {"mean_within_pct": statistics.mean(v["within"]),
                      "mean_between_pct": statistics.mean(v["between"]) if v["between"] else None}
                for cfg, v in per_config.items()}
-    return {"rows": rows, "per_config": summary}
+    return {"min_ms": min_ms, "rows": rows, "per_config": summary}
 
 
 def pct(x):
@@ -61,15 +72,19 @@ def markdown(s):
     out = ["# CPU kernel-time spread inside and between processes", "",
            "within: (slowest - fastest) / fastest over one process's launches (first left out), "
            "mean over processes; between: |a - b| / min(a, b) over pairs of processes' fastest "
-           "launches, mean (max).", ""]
+           "launches, mean (max); vs native: median launch over native's median.", ""]
     for cfg, v in s["per_config"].items():
         out.append(f"- {cfg}: within {pct(v['mean_within_pct'])} %, between "
-                   f"{pct(v['mean_between_pct'])} % (mean over apps)")
-    out += ["", "| config | app/kernel | processes | median ms | within % | between % | between max % |",
-            "|---|---|---:|---:|---:|---:|---:|"]
+                   f"{pct(v['mean_between_pct'])} % (mean over kernels of {s['min_ms']:g} ms "
+                   "and more)")
+    out += ["", "| config | app/kernel | processes | median ms | vs native | within % | between % "
+            "| between max % |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in s["rows"]:
-        out.append(f"| {r['config']} | {r['app']} | {r['processes']} | {r['median_ms']:.2f} | "
-                   f"{pct(r['within_pct'])} | {pct(r['between_pct'])} | {pct(r['between_max_pct'])} |")
+        ratio = "-" if r["vs_native"] is None else f"{r['vs_native']:.2f}x"
+        mark = "" if r["in_means"] else " (not in means)"
+        out.append(f"| {r['config']} | {r['app']}{mark} | {r['processes']} | {r['median_ms']:.2f} "
+                   f"| {ratio} | {pct(r['within_pct'])} | {pct(r['between_pct'])} "
+                   f"| {pct(r['between_max_pct'])} |")
     return "\n".join(out) + "\n"
 
 
@@ -78,8 +93,9 @@ def main(argv=None):
     ap.add_argument("runs")
     ap.add_argument("--md")
     ap.add_argument("--json")
+    ap.add_argument("--min-ms", type=float, default=10.0)
     a = ap.parse_args(argv)
-    s = summarise(load(a.runs))
+    s = summarise(load(a.runs), a.min_ms)
     if not s["rows"]:
         print("cpu_spread: no process with two or more launches", file=sys.stderr)
         return 1

@@ -15,7 +15,7 @@
 #                 (as profiling and validation run: the GPU driver's threads in the process)
 #   tutti-pin     the same with POCL_AFFINITY=1
 #   tutti-cpu     under libtutti.so with only the CPU device (TUTTI_DEVICES=cpu)
-#   tutti-4k      tutti with TUTTI_HUGE_PAGES=0 (homes on 4 KiB pages)
+#   tutti-huge    tutti with TUTTI_HUGE_PAGES=1 (big homes on 2 MiB transparent huge pages)
 #   tutti-copy    tutti with TUTTI_ZERO_COPY=0 (the CPU device gets its own copy of a home)
 # APP[:ARGS]: app name and its arguments (default: six apps whose CPU launches take 30 ms-1 s).
 # Writes OUT_DIR/runs.jsonl (one record per process) and OUT_DIR/spread.{md,json}.
@@ -67,7 +67,7 @@ run_one() {  # config round app args...
     tutti) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu); dev=0 ;;
     tutti-pin) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu POCL_AFFINITY=1); dev=0 ;;
     tutti-cpu) env+=(LD_PRELOAD="$lib" TUTTI_DEVICES=cpu); dev=0 ;;
-    tutti-4k) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu TUTTI_HUGE_PAGES=0); dev=0 ;;
+    tutti-huge) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu TUTTI_HUGE_PAGES=1); dev=0 ;;
     tutti-copy) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu TUTTI_ZERO_COPY=0); dev=0 ;;
     *) echo "unknown configuration $cfg" >&2; return 1 ;;
   esac

@@ -13,6 +13,8 @@ apps (no OpenCL): a failing run must give exit status 1, Tutti modes and
 Fig310Test runs fig310.sh on stand-ins whose RESULT and 'TUTTI ' stats lines
 are canned: profile arguments from profile_params.tsv, a fresh database copy
 per SKMD run, and fig310.py's speedups, work-item split and goal line.
+
+CpuSpreadTest checks cpu_spread.py's arithmetic on hand-made runs.jsonl records.
 """
 import glob
 import json
@@ -292,6 +294,31 @@ class Fig310Test(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("NOT held on 1 of 2 apps: alpha 1.00x. Not measured: beta.", r.stdout)
         self.assertIn("- beta: profiling failed", r.stdout)
+
+
+class CpuSpreadTest(unittest.TestCase):
+    def test_within_between_ratio_and_threshold(self):
+        import cpu_spread
+
+        def rec(cfg, ev, rc=0):
+            return {"config": cfg, "app": "A", "rc": rc, "events_ms": ev}
+        s = cpu_spread.summarise([
+            rec("native", {"k": [99, 20, 25], "tiny": [1, 0.1, 0.3]}),  # first launch left out
+            rec("native", {"k": [99, 22, 22], "tiny": [1, 0.2, 0.2]}),
+            rec("tutti", {"k": [99, 40, 40]}),
+            rec("tutti", {"k": [5, 5, 5]}, rc=1),  # a failed process does not count
+        ], min_ms=10)
+        rows = {(r["config"], r["app"]): r for r in s["rows"]}
+        k = rows[("native", "A/k")]
+        self.assertEqual(k["processes"], 2)
+        self.assertAlmostEqual(k["within_pct"], (25.0 + 0.0) / 2)
+        self.assertAlmostEqual(k["between_pct"], 10.0)  # fastest 20 vs 22
+        self.assertAlmostEqual(rows[("tutti", "A/k")]["vs_native"], 40 / 22)
+        self.assertEqual(rows[("tutti", "A/k")]["processes"], 1)
+        self.assertIsNone(rows[("tutti", "A/k")]["between_pct"])
+        self.assertFalse(rows[("native", "A/tiny")]["in_means"])  # 0.2 ms: out of the means
+        self.assertAlmostEqual(s["per_config"]["native"]["mean_within_pct"], 12.5)
+        self.assertIn("| native | A/tiny (not in means) |", cpu_spread.markdown(s))
 
 
 if __name__ == "__main__":
