@@ -72,21 +72,23 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
     TUTTI_LOG(Info, "no pinned memory from %s (%s); using pageable memory",
               s.dev->label().c_str(), clErrorName(err));
   }
+  st.home = static_cast<char *>(allocHostMemory(st.size));
+  if (!st.home) TUTTI_LOG(Error, "no host memory for a %zu-byte buffer home", st.size);
+  return st.home;
+}
+
+void *allocHostMemory(size_t size) {
   void *p = nullptr;
-  // With TUTTI_HUGE_PAGES, big homes on 2 MiB boundaries with transparent huge pages: a
+  // With TUTTI_HUGE_PAGES, big blocks on 2 MiB boundaries with transparent huge pages: a
   // first touch faults 2 MiB at a time. Off by default: the CPU device then sees the same
   // 4 KiB pages a native app's buffers get, whose scattered physical frames keep strided
   // writes from piling into one cache set.
   constexpr size_t kHuge = 2u << 20;
   static const bool huge = settings().huge_pages == "1";
-  size_t align = huge && st.size >= 2 * kHuge ? kHuge : 4096;
-  if (posix_memalign(&p, align, st.size ? st.size : 1) != 0) {
-    TUTTI_LOG(Error, "no host memory for a %zu-byte buffer home", st.size);
-    return nullptr;
-  }
-  if (align == kHuge) madvise(p, st.size & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint only
-  st.home = static_cast<char *>(p);
-  return st.home;
+  size_t align = huge && size >= 2 * kHuge ? kHuge : 4096;
+  if (posix_memalign(&p, align, size ? size : 1) != 0) return nullptr;
+  if (align == kHuge) madvise(p, size & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint only
+  return p;
 }
 
 int pickZeroCopySlot(const _cl_context *ctx) {
