@@ -62,6 +62,7 @@ const cc::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std:
 namespace {
 
 std::atomic<uint64_t> g_splitLaunches{0};
+std::atomic<uint64_t> g_mergedLaunches{0};  // of those, the ones merged on the host
 
 cl_kernel prKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
   auto &v = sp.kernels[ki.name];
@@ -488,7 +489,10 @@ bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
         if (!c.second[pi].empty())
           wrote(*rootOf(cmd->args[c.first].mem)->store, c.second[pi], L.pieces[pi].slot);
   L.issued = err == CL_SUCCESS;
-  if (L.issued) ++g_splitLaunches;
+  if (L.issued) {
+    ++g_splitLaunches;
+    if (!L.merges.empty()) ++g_mergedLaunches;
+  }
   L.outstanding = launched;
   for (Piece &p : L.pieces)
     if (p.lastEv) icd(p.lastEv).clSetEventCallback(p.lastEv, CL_COMPLETE, onPiece, cmd);
@@ -501,6 +505,7 @@ bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
 }
 
 uint64_t skmdSplitLaunches() { return g_splitLaunches; }
+uint64_t skmdMergedLaunches() { return g_mergedLaunches; }
 
 void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds) {
   if (settings().mode == "skmd") recordPiece(cmd, slot, workItems, seconds);

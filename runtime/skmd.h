@@ -67,6 +67,8 @@ bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out);
 void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds);
 // Launches run split so far (for TUTTI_STATS and tests).
 uint64_t skmdSplitLaunches();
+// Of those, the ones whose partial outputs were merged on the host (not concatenated).
+uint64_t skmdMergedLaunches();
 // Split decisions taken on profiled models for every device, and probes sent (TUTTI_STATS).
 uint64_t skmdModelDecisions();
 uint64_t skmdProbes();

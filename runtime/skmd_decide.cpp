@@ -64,6 +64,7 @@ struct KernelKnowledge {
   std::vector<Kept> kept;  // newest last
   std::vector<double> bytesFor;  // launch shape and buffer sizes of `bytes`
   std::vector<ArgBytes> bytes;
+  uint64_t unit = 1;             // cc::concatUnit of that shape (0: none)
   // Measured / predicted kernel seconds per (device, launch shape), newest last; the
   // first launch of a shape warms caches and drivers and is left out.
   std::map<std::pair<int, std::vector<uint64_t>>, std::vector<double>> ratios;
@@ -98,8 +99,14 @@ bool predictOnline(const std::vector<Sample> &v, double items, double &t) {
   return true;
 }
 
-// Splits `total` in proportion to weights (largest remainders get the leftovers).
-std::vector<uint64_t> proportional(const std::vector<double> &w, uint64_t total) {
+// Splits `total` in proportion to weights (largest remainders get the leftovers), in
+// multiples of `unit` where it divides total.
+std::vector<uint64_t> proportional(const std::vector<double> &w, uint64_t total, uint64_t unit = 1) {
+  if (unit > 1 && total % unit == 0) {
+    std::vector<uint64_t> g = proportional(w, total / unit);
+    for (auto &x : g) x *= unit;
+    return g;
+  }
   double sum = 0;
   for (double x : w) sum += x;
   std::vector<uint64_t> g(w.size(), 0);
@@ -175,8 +182,10 @@ double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
   return double(std::min<uint64_t>(r.end, m->size) - std::min<uint64_t>(r.begin, m->size));
 }
 
+// unit: cc::concatUnit of the launch; buffers whose writes concatenate in pieces of whole
+// units are not merged.
 std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                               const cc::ScalarArgs &scalars) {
+                               const cc::ScalarArgs &scalars, uint64_t unit) {
   uint64_t total = nd.totalGroups();
   std::vector<ArgBytes> out(cmd->args.size());
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
@@ -192,7 +201,7 @@ std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const c
       b.readBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, total), a.mem);
     if (b.written) {
       b.writeBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Write, nd, scalars, 0, total), a.mem);
-      b.merged = ai.atomic || !cc::argWritesContiguous(info, i, nd, scalars);
+      b.merged = ai.atomic || (unit == 0 && !cc::argWritesContiguous(info, i, nd, scalars));
     }
   }
   return out;
@@ -336,7 +345,8 @@ const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, con
   std::vector<double> key(shape.begin(), shape.end());
   for (auto &a : cmd->args) key.push_back(a.kind == ArgValue::Mem && a.mem ? double(a.mem->size) : -1);
   if (key != kk.bytesFor || kk.bytes.size() != cmd->args.size()) {
-    kk.bytes = argBytes(cmd, info, nd, scalars);
+    kk.unit = cc::concatUnit(info, nd, scalars);
+    kk.bytes = argBytes(cmd, info, nd, scalars, kk.unit);
     kk.bytesFor = std::move(key);
   }
   return kk.bytes;
@@ -374,6 +384,7 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
     req.devs.push_back(c);
   }
   req.contiguous = !merged;
+  req.unit = std::max<uint64_t>(kk.unit, 1);
   req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / mergeBandwidth() : 0;
   pf::PartitionResult r = pf::partition(req);
   if (allModels) ++g_modelDecisions;
@@ -413,13 +424,14 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
   items *= double(total);
   Decision d;
   const std::string &policy = settings().partition;
-  if (policy.rfind("fixed:", 0) == 0) {
-    d.groups = proportional(fixedWeights(cmd, usable, nslots), total);
-    return d;
-  }
   std::string id = kernelIdentity(cmd->kernel);
   std::lock_guard<std::mutex> g(g_mu);
   KernelKnowledge &kk = g_known[id];
+  if (policy.rfind("fixed:", 0) == 0) {
+    keptArgBytes(cmd, kk, info, nd, scalars);
+    d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
+    return d;
+  }
   bindModels(cmd, kk, id, info, nd, scalars, usable);
   std::vector<DeviceTime> times(nslots);
   std::vector<int> unknown;
@@ -458,7 +470,8 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
   if (policy == "linear") {
     std::vector<double> rate(nslots, 0);
     for (int s : usable) rate[s] = times[s].whole > 0 ? 1.0 / times[s].whole : 0;
-    d.groups = proportional(rate, total);
+    keptArgBytes(cmd, kk, info, nd, scalars);
+    d.groups = proportional(rate, total, kk.unit);
     return d;
   }
   bool allModels = true;

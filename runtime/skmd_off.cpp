@@ -20,6 +20,7 @@ cl_int collectSkmd(Runtime &, Command *) { return CL_INVALID_OPERATION; }
 void skmdPrepare(_cl_program *) {}
 void skmdRecordWhole(Command *, int, double, double) {}
 uint64_t skmdSplitLaunches() { return 0; }
+uint64_t skmdMergedLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }
 uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }

@@ -23,6 +23,7 @@ std::string statsReport() {
       << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes << "\n";
   }
   if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
+                                    << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
                                     << " probes=" << skmdProbes()
                                     << " kept_decisions=" << skmdKeptDecisions() << "\n";

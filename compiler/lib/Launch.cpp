@@ -437,6 +437,41 @@ bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
 }
 
 
+namespace {
+// Write hulls of units [j*u, (j+1)*u) never overlap and rise with j, on every neighbouring
+// pair when there are at most 64, else on 64 pairs spread over the launch.
+bool unitsOrdered(const KernelInfo &k, unsigned arg, const NDRange &full, const ScalarArgs &s,
+                  uint64_t u) {
+  const uint64_t pairs = full.totalGroups() / u - 1;
+  const uint64_t samples = std::min<uint64_t>(pairs, 64);
+  for (uint64_t i = 0; i < samples; ++i) {
+    uint64_t j = samples == pairs ? i : i * (pairs - 1) / (samples - 1);
+    ByteRange a = accessedRange(k, arg, AccessMode::Write, full, s, j * u, u);
+    ByteRange b = accessedRange(k, arg, AccessMode::Write, full, s, (j + 1) * u, u);
+    if (!a.known || !b.known) return false;
+    if (!a.empty() && !b.empty() && b.begin < a.end) return false;
+  }
+  return true;
+}
+}  // namespace
+
+uint64_t concatUnit(const KernelInfo &k, const NDRange &full, const ScalarArgs &args) {
+  std::vector<unsigned> plain;  // written with plain stores, not contiguous per group
+  for (unsigned i = 0; i < k.args.size(); ++i) {
+    const ArgInfo &ai = k.args[i];
+    if (ai.written && !ai.atomic && !argWritesContiguous(k, i, full, args)) plain.push_back(i);
+  }
+  if (plain.empty()) return 1;
+  const uint64_t total = full.totalGroups(), n0 = full.numGroups(0);
+  for (uint64_t u : {n0, n0 * full.numGroups(1)}) {
+    if (u <= 1 || u >= total || total % u) continue;
+    bool ok = true;
+    for (unsigned i : plain) ok = ok && unitsOrdered(k, i, full, args, u);
+    if (ok) return u;
+  }
+  return 0;
+}
+
 bool writesContiguous(const KernelInfo &k, const NDRange &full, const ScalarArgs &args,
                       std::string *why) {
   for (unsigned i = 0; i < k.args.size(); ++i) {

@@ -314,6 +314,7 @@ PartitionResult partitionImpl(const PartitionRequest& req) {
   }
   const size_t base = static_cast<size_t>(r.baseDevice);
   r.bestSingleSeconds = best;
+  const uint64_t unit = req.unit > 1 && total % req.unit == 0 ? req.unit : 1;
   r.groups[base] = total;
 
   if (total == 0 || k == 1) {
@@ -330,7 +331,8 @@ PartitionResult partitionImpl(const PartitionRequest& req) {
         w[d] = t > 0 ? double(total) / t : 0;  // predicted throughput, transfers ignored
       }
     }
-    std::vector<uint64_t> g = distribute(total, w);
+    std::vector<uint64_t> g = distribute(total / unit, w);
+    for (auto& x : g) x *= unit;
     uint64_t sum = 0;
     for (auto x : g) sum += x;
     if (sum == total) r.groups = g;  // unusable weights: stay on the best single device
@@ -340,7 +342,7 @@ PartitionResult partitionImpl(const PartitionRequest& req) {
 
   // Algorithm 1 (lines 5-46).
   const uint64_t maxSteps = std::max<uint64_t>(1, req.maxSteps);
-  const uint64_t gran = (total + maxSteps - 1) / maxSteps;
+  const uint64_t gran = (total / unit + maxSteps - 1) / maxSteps * unit;
   uint64_t minOffload = gran;
   if (!req.contiguous && req.mergeSeconds > 0) {
     minOffload = offsetsMergeCost(req.devs[base], total, gran, req.mergeSeconds);

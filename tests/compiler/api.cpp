@@ -141,6 +141,55 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 8; ++t) CHECK(ok[t], "concurrent compile %d", t);
   }
 
+  // concatUnit: whole rows (2-D tiles) or planes (3-D tiles) of groups concatenate; a
+  // transpose's rows do not; 1-D contiguous writes need no unit.
+  {
+    CompileRequest q;
+    q.source = R"(
+__kernel void tile2d(__global float *o, uint w) {
+  o[get_global_id(1) * w + get_global_id(0)] = 1.0f; }
+__kernel void transpose2d(__global float *o, uint h) {
+  o[get_global_id(0) * h + get_global_id(1)] = 1.0f; }
+__kernel void tile3d(__global float *o, uint w, uint h) {
+  o[(get_global_id(2) * h + get_global_id(1)) * w + get_global_id(0)] = 1.0f; }
+__kernel void vec1d(__global float *o) { o[get_global_id(0)] = 1.0f; }
+)";
+    CompileResult c = compile(q);
+    CHECK(c.ok && c.kernels.size() == 4, "%s", c.error.c_str());
+    auto byName = [&](const char *n) -> const KernelInfo * {
+      for (auto &k : c.kernels)
+        if (k.name == n) return &k;
+      return nullptr;
+    };
+    NDRange nd2;
+    nd2.work_dim = 2;
+    nd2.global_size[0] = 64, nd2.global_size[1] = 32;
+    nd2.local_size[0] = 8, nd2.local_size[1] = 4;  // 8 x 8 groups
+    ScalarArgs a2;
+    uint64_t w = 64, h = 32, d = 16;
+    a2.set(1, &w, 4);
+    const KernelInfo *t2 = byName("tile2d"), *tr = byName("transpose2d"), *t3 = byName("tile3d"),
+                     *v1 = byName("vec1d");
+    if (t2 && tr && t3 && v1) {
+      CHECK(!argWritesContiguous(*t2, 0, nd2, a2), "2-D tiles interleave per group");
+      CHECK(concatUnit(*t2, nd2, a2) == 8, "tile2d unit %llu", (unsigned long long)concatUnit(*t2, nd2, a2));
+      ScalarArgs ah;
+      ah.set(1, &h, 4);
+      CHECK(concatUnit(*tr, nd2, ah) == 0, "transpose2d unit %llu", (unsigned long long)concatUnit(*tr, nd2, ah));
+      NDRange nd3;
+      nd3.work_dim = 3;
+      nd3.global_size[0] = w, nd3.global_size[1] = h, nd3.global_size[2] = d;
+      nd3.local_size[0] = 8, nd3.local_size[1] = 4, nd3.local_size[2] = 2;  // 8 x 8 x 8 groups
+      ScalarArgs a3;
+      a3.set(1, &w, 4);
+      a3.set(2, &h, 4);
+      CHECK(concatUnit(*t3, nd3, a3) == 64, "tile3d unit %llu", (unsigned long long)concatUnit(*t3, nd3, a3));
+      NDRange nd1;
+      nd1.global_size[0] = 256, nd1.local_size[0] = 16;
+      CHECK(concatUnit(*v1, nd1, ScalarArgs()) == 1, "vec1d unit");
+    }
+  }
+
   std::printf("%s (%d failures)\n", fails ? "FAILED" : "PASSED", fails);
   return fails ? 1 : 0;
 }

@@ -162,6 +162,27 @@ TEST(Partitioner, LinearAndFixedPolicies) {
   EXPECT_FALSE(none.split);
 }
 
+// Whole rows of groups (PartitionRequest::unit) in every policy; a unit that does not divide
+// the launch is ignored.
+TEST(Partitioner, SharesAreWholeUnits) {
+  PartitionRequest req = vectorAdd();  // 196608 groups = 768 rows of 256
+  req.unit = 256;
+  PartitionResult r = partition(req);
+  checkInvariants(req, r);
+  EXPECT_TRUE(r.split);
+  for (auto g : r.groups) EXPECT_EQ(g % 256, 0u) << g;
+  req.policy = PartitionRequest::Linear;
+  for (auto g : partition(req).groups) EXPECT_EQ(g % 256, 0u) << g;
+  req.policy = PartitionRequest::Fixed;
+  req.weights = {1, 2};
+  EXPECT_EQ(partition(req).groups, (std::vector<uint64_t>{256 * 256, 512 * 256}));
+  req.totalGroups = 10;
+  req.unit = 4;  // 10 % 4 != 0: group by group
+  EXPECT_EQ(partition(req).groups, (std::vector<uint64_t>{3, 7}));
+  req.unit = 5;
+  EXPECT_EQ(partition(req).groups, (std::vector<uint64_t>{5, 5}));  // 1/3 of two rows rounds up
+}
+
 // 1-4 devices (CPU-like linear or GPU-like saturating), random links, buses, overlap and
 // merge cost; totals cycle through edge cases.
 PartitionRequest randomRequest(std::mt19937& rng, int iter, int maxDevices) {

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import report  # noqa: E402
 
 SKMD, LINEAR = "tutti-skmd", "tutti-skmd-linear"
-COUNTERS = ("split_launches", "model_decisions", "probes")
+COUNTERS = ("split_launches", "merged_launches", "model_decisions", "probes")
 
 
 def _passed(entry):

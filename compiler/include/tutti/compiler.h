@@ -256,6 +256,15 @@ bool writesContiguous(const KernelInfo &k, const NDRange &full,
 bool argWritesContiguous(const KernelInfo &k, unsigned arg, const NDRange &full,
                          const ScalarArgs &args, std::string *why = nullptr);
 
+// Groups per unit such that pieces made of whole units concatenate: 1 when the writes are
+// contiguous per group; the groups of one row (N0) or one plane (N0*N1) of a 2-D or 3-D
+// launch when those units' write hulls are disjoint and increase with the unit (a 2-D
+// tile kernel writing out[y*w + x]); 0 when no unit does. Buffers written only with
+// atomics are left out (they combine by their rule). Checked on up to 64 neighbouring
+// unit pairs: a hint for the cost model and for where to cut, while the runtime still
+// compares its pieces' own hulls before it concatenates.
+uint64_t concatUnit(const KernelInfo &k, const NDRange &full, const ScalarArgs &args);
+
 // Does now the one-time preparation that the first accessedRange/costPerWorkItem call of
 // this kernel would otherwise pay inside a launch (0.85 ms for FDTD3d's stencil).
 void warmAnalyses(const KernelInfo &k);

@@ -32,6 +32,8 @@ struct PartitionRequest {
   std::vector<double> weights;  // Fixed
   uint32_t maxSteps = 2048;     // induction depth: granularity = ceil(total / maxSteps)
   int maxTolerance = 10;        // granularity doublings tried before giving up
+  uint64_t unit = 1;            // every share a multiple of this (whole rows of groups whose
+                                // writes concatenate); ignored unless it divides totalGroups
 };
 
 struct PartitionResult {
