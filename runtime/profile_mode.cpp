@@ -51,10 +51,8 @@ struct Bench {
 };
 
 // The zero-copy CPU device runs real launches on the homes in place, so its scratch
-// buffers wrap host memory allocated as homes are: a buffer the driver allocates can sit
-// differently in the caches (the H100 machine's CPU ran mersenneTwister's 512 KiB-strided
-// writes 1.8x slower in a PoCL allocation than in the app's own runs), and the profile
-// must time what the launches will see.
+// buffers wrap host memory allocated as homes are (page size and alignment decide which
+// cache sets strided writes meet in): the profile times the memory the launches will use.
 cl_mem scratchBuffer(Command *cmd, Bench &b, const char *src, size_t size, cl_int *err) {
   const cl_icd_dispatch &d = icd(b.k);
   _cl_context *ctx = cmd->q->ctx;
