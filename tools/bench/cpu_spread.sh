@@ -17,6 +17,7 @@
 #   tutti-cpu     under libtutti.so with only the CPU device (TUTTI_DEVICES=cpu)
 #   tutti-huge    tutti with TUTTI_HUGE_PAGES=1 (big homes on 2 MiB transparent huge pages)
 #   tutti-copy    tutti with TUTTI_ZERO_COPY=0 (the CPU device gets its own copy of a home)
+#   native-tN, tutti-tN  native or tutti with POCL_MAX_PTHREAD_COUNT=N (N PoCL worker threads)
 # APP[:ARGS]: app name and its arguments (default: six apps whose CPU launches take 30 ms-1 s).
 # Writes OUT_DIR/runs.jsonl (one record per process) and OUT_DIR/spread.{md,json}.
 set -uo pipefail
@@ -49,8 +50,8 @@ mkdir -p "$out"
 # The first CPU device in the order --device counts them.
 cpu=$("$appdir/mk_devinfo" 2>/dev/null | python3 -c '
 import json, sys
-for i, d in enumerate(json.load(sys.stdin)):
-    if "CPU" in str(d.get("type", "")).upper(): print(i); break' || true)
+for d in json.load(sys.stdin)["devices"]:
+    if "CPU" in str(d.get("type", "")).upper(): print(d["index"]); break' || true)
 cpu=${cpu:-0}
 {
   echo "cpu_device=$cpu nproc=$(nproc)"
@@ -69,6 +70,9 @@ run_one() {  # config round app args...
     tutti-cpu) env+=(LD_PRELOAD="$lib" TUTTI_DEVICES=cpu); dev=0 ;;
     tutti-huge) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu TUTTI_HUGE_PAGES=1); dev=0 ;;
     tutti-copy) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu TUTTI_ZERO_COPY=0); dev=0 ;;
+    native-t[0-9]*) env+=(POCL_MAX_PTHREAD_COUNT=${cfg#native-t}) ;;
+    tutti-t[0-9]*) env+=(LD_PRELOAD="$lib" TUTTI_PLACEMENT=device:$cpu
+                         POCL_MAX_PTHREAD_COUNT=${cfg#tutti-t}); dev=0 ;;
     *) echo "unknown configuration $cfg" >&2; return 1 ;;
   esac
   local log=$out/last.log
