@@ -26,6 +26,7 @@ cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits
   // The app's handle (if asked for) is the command's event with the app's reference.
   bool appHolds = event != nullptr;
   if (appHolds) *event = ev;
+  cmd->appEvent = appHolds;
   cmd->blocking = blocking;
   rt.enqueue(cmd, waits);
   cl_int st = CL_SUCCESS;

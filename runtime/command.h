@@ -50,6 +50,8 @@ struct Command {
   bool blocking = false;         // the app waits for it: a real copy may block too
   bool directIssued = false;     // a read's device parts already go straight to `ptr`
   bool armed = false;            // a driver callback reports `real`'s completion
+  bool untimed = false;          // `real` is a marker behind the launch: completion, no times
+  bool appEvent = false;         // the app was handed the event (it may ask for its times)
   uint64_t seq = 0;              // kernels: issue order on the slot's in-order queue
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices

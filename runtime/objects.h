@@ -210,6 +210,13 @@ struct _cl_kernel : tutti::ObjectHeader {
   std::vector<tutti::ArgInfo> argInfo;
   std::vector<tutti::ArgValue> args;
   std::string attributes;
+  // Per context slot: the launch shape last seen there and how often in a row (execute.cpp
+  // times only the first launches of a shape when nobody else asks for the times).
+  struct ShapeRun {
+    size_t global[3] = {0, 0, 0}, local[3] = {0, 0, 0};
+    unsigned launches = 0;
+  };
+  std::vector<ShapeRun> shapeRuns;
 };
 
 namespace tutti {

@@ -471,6 +471,44 @@ TEST_F(Event, ProfilingOrdering) {
   EXPECT_CL(CL_INVALID_VALUE, clGetEventProfilingInfo(k, CL_PROFILING_COMMAND_START, 4, &v, nullptr));
 }
 
+// Past the first launches of a shape, a launch nobody times gets no real event (an event
+// costs NVIDIA's driver more than the launch). Waiting for one, polling its status or
+// depending on it must still see it complete, after the launches before it.
+TEST_F(Event, UntimedLaunchesCompleteWhenWaitedFor) {
+  const size_t n = 256;
+  const int launches = 40;  // more than the timed first launches, fewer than an armed batch
+  cl_mem m = makeBuffer(n * sizeof(int));
+  std::vector<int> zero(n, 0);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, n * sizeof(int), zero.data(), 0, nullptr, nullptr));
+  cl_kernel k = commonKernel("add_one");  // one kernel object: its shape repeats
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  std::vector<cl_event> evs(launches);
+  for (auto &e : evs) {
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+    track(e);
+  }
+  ASSERT_CL_OK(clWaitForEvents(1, &evs[20]));
+  for (int i = 0; i <= 20; ++i) {
+    cl_int st = CL_QUEUED;
+    ASSERT_CL_OK(clGetEventInfo(evs[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+    EXPECT_EQ(st, CL_COMPLETE) << "launch " << i << " before the waited-for one";
+  }
+  EXPECT_TRUE(waitFor([&] {
+    cl_int st = CL_QUEUED;
+    clGetEventInfo(evs[30], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    return st == CL_COMPLETE;
+  })) << "polling an untimed launch never saw it complete";
+  // A marker that waits for the last launch, on a second queue.
+  cl_command_queue q2 = makeQueue();
+  cl_event after;
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(q2, 1, &evs.back(), &after));
+  track(after);
+  ASSERT_CL_OK(clWaitForEvents(1, &after));
+  std::vector<int> out(n, -1);
+  ASSERT_CL_OK(clEnqueueReadBuffer(q2, m, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], launches) << "element " << i;
+}
+
 TEST_F(Event, ProfilingNotAvailable) {
   // Queue without profiling.
   cl_mem m = makeBuffer(64);

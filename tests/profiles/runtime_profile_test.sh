@@ -83,7 +83,7 @@ c.execute("UPDATE kernel_samples SET seconds = seconds / 50 WHERE device_id LIKE
 c.commit()' "$bad"
 basic_items() { echo "$out" | grep "^TUTTI device=.*basic-" | grep -o "work_items=[0-9]*" | cut -d= -f2; }
 cp "$bad" "$bad.run"
-tutti "$bad.run" TUTTI_MODE=skmd TUTTI_LOG=debug "$vadd" --size tiny --repeat 16
+tutti "$bad.run" TUTTI_MODE=skmd TUTTI_LOG=debug "$vadd" --size tiny --repeat 32
 scale=$(echo "$out" | grep -o "time model of device [0-9]* scaled by [0-9.e+]*" | grep -v "device 1 " | tail -1 | awk '{print $NF}')
 dev0=$(echo "$out" | grep "^TUTTI device=0 " | grep -c basic-)
 [ "$dev0" = 1 ] || fail "expected the basic device at index 0: $out"
@@ -91,7 +91,7 @@ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" "${scale:
   fail "the optimistic model was scaled by ${scale:-nothing}, want > 10"
 with=$(basic_items)
 cp "$bad" "$bad.run"
-tutti "$bad.run" TUTTI_MODE=skmd TUTTI_MODEL_CORRECTION=0 TUTTI_LOG=debug "$vadd" --size tiny --repeat 16
+tutti "$bad.run" TUTTI_MODE=skmd TUTTI_MODEL_CORRECTION=0 TUTTI_LOG=debug "$vadd" --size tiny --repeat 32
 echo "$out" | grep -q "scaled by" && fail "TUTTI_MODEL_CORRECTION=0 still scaled a model"
 without=$(basic_items)
 echo "basic device work-items: $with corrected, $without uncorrected (model scaled by $scale)"

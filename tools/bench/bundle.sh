@@ -15,6 +15,7 @@
 #   accuracy.sh  prediction error of the time models (tools/bench/accuracy.sh)
 #   fig310.sh    thesis Fig. 3.10: SKMD and linear vs. the fastest single device
 #   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
+#   tools/call_cost                   host cost of each driver call a launch makes
 #   README.txt
 # The archive must stay under 50 MiB.
 set -euo pipefail
@@ -80,12 +81,15 @@ if [ -n "$prof" ]; then
   strip --strip-unneeded "$root/bin/tutti-profile" 2>/dev/null || true
 fi
 
-# The empty-kernel launch rate benchmark and its driver (overhead.sh).
+# The empty-kernel launch rate benchmark, its driver (overhead.sh) and the per-call costs
+# of the driver entry points a launch uses (call_cost).
 mkdir -p "$root/tools"
-if [ -x "$build/tools/bench/micro/enqueue_rate" ]; then
-  cp "$build/tools/bench/micro/enqueue_rate" "$root/tools/"
-  strip --strip-unneeded "$root/tools/enqueue_rate" 2>/dev/null || true
-fi
+for t in enqueue_rate call_cost; do
+  if [ -x "$build/tools/bench/micro/$t" ]; then
+    cp "$build/tools/bench/micro/$t" "$root/tools/"
+    strip --strip-unneeded "$root/tools/$t" 2>/dev/null || true
+  fi
+done
 cp "$here/overhead.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \

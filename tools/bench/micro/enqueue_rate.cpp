@@ -1,7 +1,7 @@
 // enqueue_rate - launches of an empty kernel per second (the interposition overhead
 // benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
 //   enqueue_rate [N [PLATFORM-SUBSTRING]]   (default: 20000 on the first platform)
-#include "first_device.h"
+#include "empty_kernel.h"
 
 #include <chrono>
 #include <cstdio>
@@ -10,21 +10,12 @@
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 20000;
-  const char *want = argc > 2 ? argv[2] : "";
-  char name[256];
-  cl_device_id d = firstDevice(want, name);
-  if (!d) return 2;
+  EmptyKernel ek;
+  if (!ek.open(argc > 2 ? argv[2] : "")) return 2;
   char dev[256] = "";
-  clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
-  cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
-  cl_command_queue q = clCreateCommandQueue(ctx, d, 0, &err);
-  const char *src = "kernel void empty(global int *a) { }";
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
-  if (clBuildProgram(prog, 1, &d, "", nullptr, nullptr) != CL_SUCCESS) return 2;
-  cl_kernel k = clCreateKernel(prog, "empty", &err);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
-  clSetKernelArg(k, 0, sizeof buf, &buf);
+  clGetDeviceInfo(ek.device, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
+  cl_command_queue q = ek.queue;
+  cl_kernel k = ek.kernel;
   size_t g = 256, l = 64;
   for (int i = 0; i < 100; ++i) clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
   clFinish(q);
@@ -37,11 +28,6 @@ int main(int argc, char **argv) {
   double enq = std::chrono::duration<double>(t1 - t0).count();
   double all = std::chrono::duration<double>(t2 - t0).count();
   std::printf("RESULT platform=\"%s\" device=\"%s\" enqueues=%d enqueue_us=%.2f per_launch_us=%.2f "
-              "launches_per_s=%.0f\n", name, dev, n, enq / n * 1e6, all / n * 1e6, n / all);
-  clReleaseMemObject(buf);
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+              "launches_per_s=%.0f\n", ek.platform, dev, n, enq / n * 1e6, all / n * 1e6, n / all);
   return 0;
 }
