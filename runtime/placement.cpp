@@ -1,7 +1,6 @@
 // placement.cpp - which backing device runs a whole kernel (TUTTI_PLACEMENT).
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "backend.h"
 #include "execute.h"
@@ -22,12 +21,17 @@ unsigned g_roundRobin = 0;
 bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
   if (!k->real[slot]) return false;
   BackingDevice *d = k->program->ctx->slots[slot].dev;
-  std::set<_cl_mem *> roots;
-  for (auto &a : args)
-    if (a.kind == ArgValue::Mem && a.mem && !a.mem->isImage())
-      roots.insert(a.mem->parent ? a.mem->parent : a.mem);
+  // Runs twice per launch: each distinct root buffer counted once, without a set's
+  // allocations (kernels have a handful of arguments).
+  auto root = [](const ArgValue &a) -> _cl_mem * {
+    if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) return nullptr;
+    return a.mem->parent ? a.mem->parent : a.mem;
+  };
   cl_ulong total = 0;
-  for (_cl_mem *m : roots) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    _cl_mem *m = root(args[i]);
+    if (!m || std::any_of(args.begin(), args.begin() + i, [&](const ArgValue &b) { return root(b) == m; }))
+      continue;
     if (d->maxAlloc && m->size > d->maxAlloc) return false;
     total += m->size;
   }
