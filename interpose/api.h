@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "backend.h"
-#include "execute.h"
+#include "memory.h"
+#include "placement.h"
 #include "icd.h"
 #include "info.h"
 #include "log.h"

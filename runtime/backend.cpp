@@ -13,7 +13,6 @@
 
 #include "icd.h"
 #include "log.h"
-#include "objects.h"
 #include "settings.h"
 
 namespace tutti {

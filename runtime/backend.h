@@ -58,6 +58,9 @@ class Backend {
 
 Backend &backend();
 
+// Whether p is Tutti's own platform (which discovery must skip when Tutti is also an ICD).
+bool isOwnPlatform(cl_platform_id p);
+
 // Parses a TUTTI_DEVICES selection against a device list; false with a message on a
 // token that matches nothing. Exposed for the unit tests.
 bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,

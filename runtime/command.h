@@ -53,8 +53,14 @@ struct Command {
   bool untimed = false;          // `real` is a marker behind the launch: completion, no times
   bool appEvent = false;         // the app was handed the event (it may ask for its times)
   uint64_t seq = 0;              // kernels: issue order on the slot's in-order queue
+  uint64_t order = 0;            // any real command: issue order on the slot's queue
+  bool depFailed = false;        // a command it waited for failed
+  bool finishDeferred = false;   // chained, done before its wait list: finish with it
+  cl_int deferredStatus = CL_SUCCESS;
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
 };
+
+inline DeviceSlot &slotOf(const Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }
 
 }  // namespace tutti

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "execute.h"
+#include "host_copy.h"
 #include "worker_pool.h"
 
 namespace tutti {

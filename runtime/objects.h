@@ -44,8 +44,6 @@ struct ObjectHeader {
   explicit ObjectHeader(ObjType t) : dispatch(dispatchTable()), objType(t) {}
 };
 
-bool isOwnPlatform(cl_platform_id p);
-
 }  // namespace tutti
 
 struct _cl_platform_id : tutti::ObjectHeader {
@@ -66,7 +64,8 @@ struct DeviceSlot {
   int64_t clockOffsetNs = INT64_MIN;  // host ns = device ns + offset (min seen)
   // Kernels issued here with no completion callback yet, in issue order (execute.cpp).
   std::deque<tutti::Command *> lazy;
-  uint64_t issueSeq = 0;
+  uint64_t issueSeq = 0;    // kernels issued here
+  uint64_t issueOrder = 0;  // real commands issued here (completion.cpp)
   unsigned sinceArmed = 0;
   std::shared_ptr<Staging> staging;  // pinned staging memory, or null (staging.cpp)
 };
@@ -254,8 +253,9 @@ struct _cl_command_queue : tutti::ObjectHeader {
   bool profiling() const { return props & CL_QUEUE_PROFILING_ENABLE; }
   std::deque<tutti::Command *> held;     // not yet released to the scheduler (batch mode)
   std::deque<_cl_event *> inFlight;      // enqueued, not yet complete, in enqueue order
-  // Dependency tracking: accesses since the last barrier.
+  // Dependency tracking (graph.cpp): accesses since the last barrier.
   struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };
   std::vector<Access> accesses;
   _cl_event *lastBarrier = nullptr;
+  std::deque<_cl_event *> sinceBarrier;   // enqueued after lastBarrier, not yet complete
 };

@@ -1,9 +1,9 @@
 // placement.cpp - which backing device runs a whole kernel (TUTTI_PLACEMENT).
 #include <algorithm>
-#include <map>
 
 #include "backend.h"
-#include "execute.h"
+#include "measured.h"
+#include "placement.h"
 #include "log.h"
 #include "settings.h"
 
@@ -11,11 +11,6 @@ namespace tutti {
 
 namespace {
 
-struct Throughput {
-  double workItems = 0, ns = 0;
-};
-// Per kernel (program + name), per slot: what was measured so far.
-std::map<std::pair<const void *, std::string>, std::map<int, Throughput>> g_measured;
 unsigned g_roundRobin = 0;
 
 bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
@@ -55,27 +50,6 @@ std::vector<int> candidates(_cl_kernel *k, const std::vector<ArgValue> &args) {
 
 }  // namespace
 
-bool ArgInfo::isImage() const {
-  return typeName.rfind("image", 0) == 0;
-}
-
-bool kernelMayWrite(_cl_kernel *k, size_t arg, _cl_mem *m) {
-  if (m->isImage()) return !(m->flags & CL_MEM_READ_ONLY);
-  if (m->flags & CL_MEM_READ_ONLY) return false;  // a kernel writing it is undefined
-  if (arg < k->argInfo.size()) {
-    const ArgInfo &ai = k->argInfo[arg];
-    if (ai.addr == CL_KERNEL_ARG_ADDRESS_CONSTANT) return false;
-    if (ai.typeQual & CL_KERNEL_ARG_TYPE_CONST) return false;
-  }
-  return true;
-}
-
-void recordKernelTime(_cl_kernel *k, int slot, double workItems, uint64_t ns) {
-  auto &t = g_measured[{k->program, k->name}][slot];
-  t.workItems += workItems;
-  t.ns += double(ns);
-}
-
 cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why) {
   if (!candidates(k, args).empty()) return CL_SUCCESS;
   bool built = std::any_of(k->real.begin(), k->real.end(), [](cl_kernel r) { return r; });
@@ -89,7 +63,7 @@ cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::str
   return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
-int chooseSlot(Runtime &, Command *cmd) {
+int chooseSlot(Command *cmd) {
   if (cmd->slot >= 0) return cmd->slot;
   switch (cmd->kind) {
     case CmdKind::Kernel: break;
@@ -119,14 +93,10 @@ int chooseSlot(Runtime &, Command *cmd) {
   } else {
     // auto: the best throughput measured for this kernel, else the strongest device.
     double best = -1;
-    auto it = g_measured.find({k->program, k->name});
-    if (it != g_measured.end())
-      for (int cs : c) {
-        auto m = it->second.find(cs);
-        if (m == it->second.end() || m->second.ns <= 0) continue;
-        double tp = m->second.workItems / m->second.ns;
-        if (tp > best) best = tp, slot = cs;
-      }
+    for (int cs : c) {
+      double tp = measuredThroughput(k, cs);
+      if (tp > best) best = tp, slot = cs;
+    }
     if (slot < 0) {
       for (int cs : c)
         if (slot < 0 || k->program->ctx->slots[cs].dev->strength() >

@@ -15,7 +15,10 @@
 #include <tutti/partitioner.h>
 
 #include "backend.h"
-#include "execute.h"
+#include "coherence.h"
+#include "completion.h"
+#include "issue.h"
+#include "memory.h"
 #include "icd.h"
 #include "log.h"
 #include "profile_store.h"
@@ -345,7 +348,7 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
 
 }  // namespace
 
-bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
+bool profileLaunch(Command *cmd) {
   const std::string &mode = settings().profile;
   bool validate = mode == "validate";
   if ((mode != "1" && !validate) || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
@@ -363,10 +366,7 @@ bool profileLaunch(Runtime &, Command *cmd, IssueResult &out) {
   bool ready = true;
   for (auto &a : cmd->args)
     if (a.kind == ArgValue::Mem && a.mem) ready &= ensureHost(ctx, *rootOf(a.mem)->store, a.mem->range(), cmd);
-  if (!ready) {
-    out = {IssueResult::Staging, CL_SUCCESS};
-    return true;
-  }
+  if (!ready) return true;
   done.insert(key);
   pf::Features f = launchFeatures(cmd, *p.info, nd, p.scalars);
   if (validate) {

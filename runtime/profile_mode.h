@@ -9,12 +9,12 @@
 // time is written next to the stored model's prediction (JSON lines, TUTTI_VALIDATE_OUT);
 // nothing is stored.
 #pragma once
-#include "execute.h"
+#include "command.h"
 
 namespace tutti {
 
 // Profiles (or validates) cmd's launch shape if that mode is on and the shape is new. True when cmd
-// must first wait for its buffers to reach the host (`out` says so); false: go on.
-bool profileLaunch(Runtime &rt, Command *cmd, IssueResult &out);
+// must first wait for its buffers to reach the host (cmd->staging lists the copies); false: go on.
+bool profileLaunch(Command *cmd);
 
 }  // namespace tutti

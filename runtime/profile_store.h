@@ -14,7 +14,7 @@
 #include <tutti/time_model.h>
 #include <tutti/transfer_model.h>
 
-#include "runtime.h"
+#include "command.h"
 
 namespace tutti {
 

@@ -1,22 +1,20 @@
 // runtime.cpp - object lifetime, event status, dependency graph and the dispatcher.
 #include "runtime.h"
 
-#include <time.h>
-
 #include <algorithm>
 
-#include "execute.h"
+#include "coherence.h"
+#include "completion.h"
+#include "graph.h"
 #include "icd.h"
+#include "inbox.h"
+#include "issue.h"
+#include "lifetime.h"
+#include "plan.h"
 #include "log.h"
 #include "settings.h"
 
 namespace tutti {
-
-uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
 
 void quarantineFree(void *p) {
 #if defined(__SANITIZE_ADDRESS__)
@@ -41,8 +39,6 @@ Runtime &runtime() {
 
 namespace {
 thread_local std::vector<std::function<void()>> t_afterUnlock;
-
-bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
 }  // namespace
 
 void Runtime::afterUnlock(std::function<void()> fn) { t_afterUnlock.push_back(std::move(fn)); }
@@ -83,34 +79,16 @@ void Runtime::notifierLoop() {
   }
 }
 
-void Runtime::postCompletion(Command *cmd) {
-  std::lock_guard<std::mutex> g(inboxMu_);
-  inbox_.push_back(cmd);
-  inboxCv_.notify_one();
-}
-
-void Runtime::postRetry() {
-  std::lock_guard<std::mutex> g(inboxMu_);
-  retry_ = true;
-  inboxCv_.notify_one();
-}
-
 void Runtime::dispatcherLoop() {
   for (;;) {
     std::vector<Command *> done;
     bool retry;
-    {
-      std::unique_lock<std::mutex> g(inboxMu_);
-      inboxCv_.wait(g, [&] { return !inbox_.empty() || retry_; });
-      done.swap(inbox_);
-      retry = retry_;
-      retry_ = false;
-    }
+    inbox().take(done, retry);
     ApiLock lock;
     Scope scope(*this);
     for (Command *cmd : done) {
-      for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(*this, earlier));
-      cl_int st = collectRealCompletion(*this, cmd);
+      for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(earlier));
+      cl_int st = collectRealCompletion(cmd);
       finish(cmd, st);
     }
     if (retry) retryStaging();
@@ -203,12 +181,7 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
   Scope scope(*this);
   ev->done = true;
   complete(ev, status);
-  auto waiters = std::move(ev->waiters);
-  ev->waiters.clear();
-  for (Command *w : waiters) {
-    if (w->unmetDeps) --w->unmetDeps;
-    kick(w);
-  }
+  wakeWaiters(ev);
 }
 
 void Runtime::needCompletion(_cl_event *ev) {
@@ -243,90 +216,6 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
 
 // ---------------------------------------------------------------- graph
 
-namespace {
-// What a command reads and writes, for ordering inside an in-order queue.
-void accessesOf(const Command *c, std::vector<_cl_command_queue::Access> &out) {
-  auto add = [&](_cl_mem *m, bool write, Range r) {
-    if (!m) return;
-    _cl_mem *root = m->parent ? m->parent : m;
-    out.push_back({root, r, write, nullptr});
-  };
-  // Images made from buffers are views of the buffer's bytes (parent set).
-  auto whole = [](_cl_mem *m) { return m->isImage() && !m->parent ? Range{0, 1} : m->range(); };
-  switch (c->kind) {
-    case CmdKind::Kernel:
-      for (size_t i = 0; i < c->args.size(); ++i)
-        if (c->args[i].kind == ArgValue::Mem && c->args[i].mem)
-          add(c->args[i].mem, kernelMayWrite(c->kernel, i, c->args[i].mem), whole(c->args[i].mem));
-      break;
-    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::ImageRead:
-      add(c->src, false, whole(c->src)); break;
-    case CmdKind::Write: case CmdKind::WriteRect: case CmdKind::Fill:
-    case CmdKind::ImageWrite: case CmdKind::ImageFill:
-      add(c->dst, true, whole(c->dst)); break;
-    case CmdKind::Copy: case CmdKind::CopyRect: case CmdKind::ImageCopy:
-    case CmdKind::ImageToBuffer: case CmdKind::BufferToImage:
-      add(c->src, false, whole(c->src));
-      add(c->dst, true, whole(c->dst));
-      break;
-    case CmdKind::Map: case CmdKind::ImageMap:
-      add(c->src, c->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION), whole(c->src)); break;
-    case CmdKind::Unmap:
-      add(c->src, true, whole(c->src)); break;
-    case CmdKind::Migrate:
-      for (auto *m : c->migrate) add(m, true, whole(m));
-      break;
-    case CmdKind::Marker: break;
-  }
-}
-}  // namespace
-
-void Runtime::dependencies(Command *cmd, std::vector<_cl_event *> &deps) {
-  _cl_command_queue *q = cmd->q;
-  auto pending = [](_cl_event *e) { return e && !e->done; };
-  // Forget accesses whose commands finished.
-  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
-                                   [&](auto &a) { return !pending(a.ev); }),
-                    q->accesses.end());
-  if (pending(q->lastBarrier)) deps.push_back(q->lastBarrier);
-  if (cmd->waitsAll) {
-    // Markers and barriers without a wait list wait for everything before them.
-    for (auto *e : q->inFlight)
-      if (pending(e) && e != cmd->ev) deps.push_back(e);
-  }
-  if (cmd->blocksLater) {
-    // Barriers (and markers of in-order queues) hold back everything after them.
-    q->accesses.clear();
-    q->lastBarrier = cmd->ev;
-    return;
-  }
-  if (cmd->waitsAll) return;
-  if (!q->inOrder()) return;
-  // In-order queues: order by data, so independent commands may overlap or reorder.
-  std::vector<_cl_command_queue::Access> mine;
-  accessesOf(cmd, mine);
-  for (auto &a : q->accesses)
-    for (auto &m : mine)
-      if (a.root == m.root && (a.write || m.write) && overlaps(a.r, m.r)) {
-        deps.push_back(a.ev);
-        break;
-      }
-  // A write that covers an earlier access orders everything after it behind that
-  // access already, so the earlier record can go: the list stays short however many
-  // launches are in flight.
-  auto covered = [&](const _cl_command_queue::Access &a) {
-    for (auto &m : mine)
-      if (m.write && m.root == a.root && m.r.begin <= a.r.begin && a.r.end <= m.r.end) return true;
-    return false;
-  };
-  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(), covered),
-                    q->accesses.end());
-  for (auto &m : mine) {
-    m.ev = cmd->ev;
-    q->accesses.push_back(m);
-  }
-}
-
 void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   Scope scope(*this);
   _cl_command_queue *q = cmd->q;
@@ -334,7 +223,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   retain(cmd->ev);  // held by the command until it completes
   cmd->ev->cmd = cmd;
   std::vector<_cl_event *> deps = waitList;
-  dependencies(cmd, deps);
+  graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
   for (auto *d : deps) {
@@ -424,26 +313,26 @@ void Runtime::tryStart(Command *cmd) {
   if (cmd->unmetDeps) {
     // Only device commands may chain behind unfinished work on their own device; so may
     // host-side buffer commands whose unfinished work is all on one device queue.
-    slot = chooseSlot(*this, cmd);
+    planCommand(cmd, false);
+    slot = cmd->slot;
     if (slot < 0) slot = chainSlot(cmd);
     if (slot < 0 || !depsMetOn(cmd, slot)) {
       for (auto *d : cmd->deps)
         if (!d->done && d->cmd) armCompletion(d->cmd);
       return;
     }
-    // Chained behind same-device work: stop waiting for those events to finish.
-    for (auto *d : cmd->deps) {
-      auto &w = d->waiters;
-      w.erase(std::remove(w.begin(), w.end(), cmd), w.end());
-    }
-    cmd->unmetDeps = 0;
+    // Chained behind same-device work: it may be issued now, and stays among those
+    // events' waiters so that it reports running and complete only after them.
   }
   cmd->state = Command::State::Ready;
   issue(cmd);
 }
 
 void Runtime::issue(Command *cmd) {
-  IssueResult r = issueCommand(*this, cmd);
+  IssueResult r = planCommand(cmd, true) ? issueCommand(cmd) : IssueResult{IssueResult::Staging};
+  // Staging with nothing in flight means a host-side failure (no home memory).
+  if (r.kind == IssueResult::Staging && cmd->staging.empty())
+    r = {IssueResult::Done, cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY};
   TUTTI_LOG(Debug, "command %p (kind %d) -> %s on slot %d", (void *)cmd, int(cmd->kind),
             r.kind == IssueResult::Issued ? "issued" : r.kind == IssueResult::Staging ? "staging" : "done",
             cmd->slot);
@@ -454,13 +343,13 @@ void Runtime::issue(Command *cmd) {
       return;
     case IssueResult::Issued:
       cmd->state = Command::State::Issued;
-      setStatus(cmd->ev, CL_RUNNING);
+      if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
       // Commands chained on the same device may go now.
       for (Command *w : cmd->ev->waiters) kick(w);
       return;
     case IssueResult::Done:
       cmd->state = Command::State::Issued;
-      setStatus(cmd->ev, CL_RUNNING);
+      if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
       finish(cmd, r.status);
       return;
   }
@@ -470,7 +359,7 @@ void Runtime::retryStaging() {
   auto list = std::move(staging_);
   staging_.clear();
   for (Command *c : list) {
-    if (!stagingComplete(*this, c)) {
+    if (!stagingComplete(c)) {
       staging_.push_back(c);
       continue;
     }
@@ -480,19 +369,41 @@ void Runtime::retryStaging() {
 }
 
 void Runtime::finish(Command *cmd, cl_int status) {
+  if (cmd->unmetDeps) {
+    // Chained (tryStart) and done before its wait list: it completes once that does.
+    cmd->finishDeferred = true;
+    cmd->deferredStatus = status;
+    for (auto *d : cmd->deps)
+      if (!d->done && d->cmd) armCompletion(d->cmd);
+    return;
+  }
+  if (cmd->depFailed && status >= 0) status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   TUTTI_LOG(Debug, "command %p finished: %s", (void *)cmd, clErrorName(status));
   _cl_event *ev = cmd->ev;
   _cl_command_queue *q = cmd->q;  // cmd may be gone once dependents have run
   cmd->state = Command::State::Finished;
   ev->done = true;
   if (status < 0) ev->failure = status;
+  wakeWaiters(ev);
+  reportInOrder(q);
+}
+
+void Runtime::wakeWaiters(_cl_event *ev) {
   auto waiters = std::move(ev->waiters);
   ev->waiters.clear();
   for (Command *w : waiters) {
     if (w->unmetDeps) --w->unmetDeps;
-    kick(w);
+    if (ev->failure < 0 || ev->status < 0) w->depFailed = true;
+    if (w->state == Command::State::Waiting) {
+      kick(w);
+      continue;
+    }
+    // A command chained behind same-device work runs no sooner than that work, and
+    // the app sees it start and end no sooner than its wait list completes.
+    if (w->unmetDeps) continue;
+    if (w->state == Command::State::Issued) setStatus(w->ev, CL_RUNNING);
+    if (w->finishDeferred) finish(w, w->deferredStatus);
   }
-  reportInOrder(q);
 }
 
 // In an in-order queue the app sees commands complete in order, even when Tutti ran
@@ -517,11 +428,7 @@ void Runtime::reportInOrder(_cl_command_queue *q) {
         if (cmd->kernel) release(cmd->kernel);
         retired_.push_back(cmd);
       }
-      if (q->lastBarrier == ev) q->lastBarrier = nullptr;
-      // The queue's access record must not outlive the event it names.
-      q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
-                                       [ev](const auto &a) { return a.ev == ev; }),
-                        q->accesses.end());
+      graphForget(q, ev);  // the queue's records must not outlive the event they name
       release(ev);
       progressed = true;
       if (q->inOrder()) break;

@@ -10,13 +10,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "clock.h"
 #include "command.h"
 #include "objects.h"
 #include "trace.h"
 
 namespace tutti {
 
-uint64_t nowNs();  // CLOCK_MONOTONIC, the time base of every timestamp Tutti reports
 
 class Runtime {
  public:
@@ -54,10 +54,6 @@ class Runtime {
   void afterUnlock(std::function<void()> fn);
   void runAfterUnlock();
 
-  // Called by driver callbacks: never takes mu.
-  void postCompletion(Command *cmd);
-  void postRetry();
-
   void startThreads();
 
  private:
@@ -79,11 +75,11 @@ class Runtime {
   int chainSlot(Command *cmd);
   void issue(Command *cmd);
   void finish(Command *cmd, cl_int status);
+  void wakeWaiters(_cl_event *ev);
   void reportInOrder(_cl_command_queue *q);
   void complete(_cl_event *ev, cl_int status);
   void setStatus(_cl_event *ev, cl_int status);
   void destroy(ObjectHeader *o);
-  void dependencies(Command *cmd, std::vector<_cl_event *> &deps);
   void dispatcherLoop();
   void notifierLoop();
   void retryStaging();
@@ -93,11 +89,6 @@ class Runtime {
   std::deque<Command *> runnable_;  // may start now (see Scope)
   std::vector<Command *> retired_;  // finished, freed when the outermost Scope ends
   int depth_ = 0;
-
-  std::mutex inboxMu_;
-  std::condition_variable inboxCv_;
-  std::vector<Command *> inbox_;
-  bool retry_ = false;
 
   std::mutex notifyMu_;
   std::condition_variable notifyCv_;

@@ -1,4 +1,4 @@
-// skmd.h - one kernel launch split across backing devices (TUTTI_MODE=skmd).
+// skmd.h - partition-ready programs: what split launches (TUTTI_MODE=skmd) are made of.
 //
 // The compiler gives every kernel a partition-ready variant that runs any flattened
 // range of work-groups as if the whole NDRange were launched. A split launch gives
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "execute.h"
+#include "command.h"
 
 namespace tutti::compiler {
 struct KernelInfo;
@@ -47,6 +47,8 @@ void skmdPrepare(_cl_program *p);
 // launch paid about 1.3 ms for them on the H100 machine).
 void skmdCreateKernels(_cl_program *p, SkmdProgram &sp);
 
+// The partition-ready kernel of `ki` on slot, created on first use (nullptr: none).
+cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const compiler::KernelInfo &ki);
 // The compiler's analysis of kernel `name` for slot's device (nullptr: none).
 const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);
 // The NDRange a split launch of cmd uses (a local size is picked, up to wgLimit, when the
@@ -60,22 +62,11 @@ bool skmdLaunchShape(Command *cmd, size_t wgLimit, compiler::NDRange &nd,
 bool skmdNeedsMerge(Command *cmd, const compiler::KernelInfo &info, const compiler::NDRange &nd,
                     const compiler::ScalarArgs &scalars, const std::vector<uint64_t> &groups);
 
-// When cmd should run split, issues it and returns true with the result in `out`;
-// false means run it whole (cmd->slot may then name the device to use).
-bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out);
-// Online calibration from a whole launch of workItems that took `seconds` on slot.
-void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds);
-// Launches run split so far (for TUTTI_STATS and tests).
-uint64_t skmdSplitLaunches();
-// Of those, the ones whose partial outputs were merged on the host (not concatenated).
-uint64_t skmdMergedLaunches();
 // Split decisions taken on profiled models for every device, and probes sent (TUTTI_STATS).
 uint64_t skmdModelDecisions();
 uint64_t skmdProbes();
 // Of the model decisions, those taken again from an earlier launch of the same shape and
 // data placement (TUTTI_STATS kept_decisions).
 uint64_t skmdKeptDecisions();
-// Completion of a split launch: timing, counters, host merges. Returns the status.
-cl_int collectSkmd(Runtime &rt, Command *cmd);
 
 }  // namespace tutti

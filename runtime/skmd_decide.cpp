@@ -19,7 +19,8 @@
 #include <tutti/partitioner.h>
 
 #include "backend.h"
-#include "execute.h"
+#include "measured.h"
+#include "memory.h"
 #include "log.h"
 #include "profile_store.h"
 #include "settings.h"
@@ -33,10 +34,6 @@ namespace pf = tutti::profiles;
 
 namespace {
 
-struct Sample {
-  double items, seconds;  // work-items run, kernel time
-};
-
 // What the compiler's access analysis says of each buffer argument for this launch shape:
 // the same for every device, and for every launch of the shape (kept per kernel).
 struct ArgBytes {
@@ -48,7 +45,6 @@ struct ArgBytes {
 
 // What is known about one kernel (by identity), per backing-device index.
 struct KernelKnowledge {
-  std::map<int, std::vector<Sample>> online;
   std::map<int, std::shared_ptr<const pf::TimeModel>> models;  // loaded at first use
   std::vector<uint64_t> boundFor;                              // launch shape of `bound`
   std::map<int, pf::Predictor> bound;
@@ -89,9 +85,9 @@ int devIndex(Command *cmd, int slot) { return cmd->q->ctx->slots[slot].dev->inde
 
 // Predicted seconds for n items on a device, from the largest launch seen there
 // (work scales with groups once a device is full; small pieces are the optimistic side).
-bool predictOnline(const std::vector<Sample> &v, double items, double &t) {
+bool predictOnline(const std::vector<KernelRun> &v, double items, double &t) {
   if (v.empty()) return false;
-  const Sample *best = &v.front();
+  const KernelRun *best = &v.front();
   for (auto &s : v)
     if (s.items > best->items) best = &s;
   if (best->items <= 0 || best->seconds <= 0) return false;
@@ -251,7 +247,8 @@ double correction(const KernelKnowledge &kk, int dev) {
   return std::exp2(std::round(8 * std::log2(r[r.size() / 2])) / 8);
 }
 
-DeviceTime deviceTime(KernelKnowledge &kk, int dev, uint64_t total, double items) {
+DeviceTime deviceTime(KernelKnowledge &kk, Command *cmd, int slot, uint64_t total, double items) {
+  int dev = devIndex(cmd, slot);
   DeviceTime t;
   auto b = kk.bound.find(dev);
   if (b != kk.bound.end()) {
@@ -264,7 +261,7 @@ DeviceTime deviceTime(KernelKnowledge &kk, int dev, uint64_t total, double items
                 "last launches of this shape)", dev, c);
     }
     t.whole = (*t.pred)(total);
-  } else if (predictOnline(kk.online[dev], items, t.whole)) {
+  } else if (predictOnline(measuredRuns(cmd->kernel, slot), items, t.whole)) {
     t.known = true;
   }
   t.perGroup = total ? t.whole / double(total) : 0;
@@ -415,7 +412,7 @@ int strongest(Command *cmd, const std::vector<int> &usable) {
 
 }  // namespace
 
-Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                      const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
@@ -437,7 +434,7 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
   std::vector<int> unknown;
   int best = -1;
   for (int s : usable) {
-    times[s] = deviceTime(kk, devIndex(cmd, s), total, items);
+    times[s] = deviceTime(kk, cmd, s, total, items);
     if (!times[s].known) unknown.push_back(s);
     else if (best < 0 || times[s].whole < times[best].whole) best = s;
   }
@@ -492,7 +489,12 @@ Decision decideSplit(Runtime &, Command *cmd, const cc::KernelInfo &info, const 
   return d;
 }
 
-void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
+namespace {
+
+// Every measured run of a kernel (measured.h): how far off its profiled model was, and a
+// sample for the profile database.
+void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
+  if (settings().mode != "skmd") return;
   std::string id = kernelIdentity(cmd->kernel);
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;
@@ -508,9 +510,6 @@ void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
   {
     std::lock_guard<std::mutex> g(g_mu);
     KernelKnowledge &kk = g_known[id];
-    auto &v = kk.online[dev];
-    if (v.size() >= 64) v.erase(v.begin());
-    v.push_back({workItems, seconds});
     // How far off the profiled model was, for launches of the shape it is bound to.
     auto b = kk.bound.find(dev);
     if (groups && b != kk.bound.end() && launchShape(cmd, nd, scalars) == kk.boundFor) {
@@ -531,6 +530,10 @@ void recordPiece(Command *cmd, int slot, double workItems, double seconds) {
   if (!groups || !profileDbEnabled()) return;
   queueKernelSample(kernelSample(cmd, slot, nd, launchFeatures(cmd, *info, nd, scalars), groups, seconds));
 }
+
+const bool g_learning = (setRunObserver(learnFromRun), true);
+
+}  // namespace
 
 uint64_t skmdModelDecisions() { return g_modelDecisions; }
 uint64_t skmdProbes() { return g_probes; }

@@ -5,7 +5,7 @@
 
 #include <tutti/compiler.h>
 
-#include "runtime.h"
+#include "command.h"
 
 namespace tutti {
 
@@ -14,12 +14,9 @@ struct Decision {
 };
 
 // Applies TUTTI_PARTITION to a launch over the `usable` slots (runtime lock held).
-Decision decideSplit(Runtime &rt, Command *cmd, const compiler::KernelInfo &info,
+Decision decideSplit(Command *cmd, const compiler::KernelInfo &info,
                      const compiler::NDRange &nd, const compiler::ScalarArgs &scalars,
                      const std::vector<int> &usable);
 
-// Online calibration: `workItems` work-items of cmd's kernel (a piece or a whole
-// launch) took `seconds` on `slot`.
-void recordPiece(Command *cmd, int slot, double workItems, double seconds);
 
 }  // namespace tutti

@@ -1,24 +1,29 @@
 // skmd_off.cpp - builds without the kernel compiler run every launch whole.
 #include "log.h"
+#include "profile_mode.h"
 #include "settings.h"
 #include "skmd.h"
+#include "skmd_exec.h"
+#include "skmd_plan.h"
 
 namespace tutti {
 
 SkmdProgram::~SkmdProgram() {}
 
-bool issueSkmd(Runtime &, Command *cmd, IssueResult &) {
+bool skmdPlan(Command *cmd) {
   static bool said = false;
-  if (cmd->kind == CmdKind::Kernel && settings().mode == "skmd" && !said) {
+  if (!said) {
     said = true;
     TUTTI_LOG(Warn, "TUTTI_MODE=skmd: this build has no kernel compiler; launches run whole");
   }
+  (void)cmd;
   return false;
 }
 
-cl_int collectSkmd(Runtime &, Command *) { return CL_INVALID_OPERATION; }
+bool profileLaunch(Command *) { return false; }
+IssueResult issueSplit(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
+cl_int collectSkmd(Command *) { return CL_INVALID_OPERATION; }
 void skmdPrepare(_cl_program *) {}
-void skmdRecordWhole(Command *, int, double, double) {}
 uint64_t skmdSplitLaunches() { return 0; }
 uint64_t skmdMergedLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }

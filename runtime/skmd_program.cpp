@@ -4,6 +4,7 @@
 #include <tutti/compiler.h>
 
 #include "backend.h"
+#include "clock.h"
 #include "icd.h"
 #include "log.h"
 #include "profile_store.h"

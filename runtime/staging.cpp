@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "backend.h"
-#include "execute.h"
+#include "host_copy.h"
+#include "memory.h"
 #include "icd.h"
 #include "log.h"
 #include "objects.h"
 #include "settings.h"
-#include "runtime.h"
+#include "clock.h"
 #include "trace.h"
 #include "worker_pool.h"
 

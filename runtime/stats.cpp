@@ -8,6 +8,7 @@
 #include "log.h"
 #include "settings.h"
 #include "skmd.h"
+#include "skmd_exec.h"
 
 namespace tutti {
 

@@ -10,7 +10,7 @@
 
 #include "backend.h"
 #include "icd.h"
-#include "runtime.h"
+#include "clock.h"
 #include "settings.h"
 
 namespace tutti {

@@ -9,6 +9,7 @@
 #include <tutti/profile_types.h>
 
 #include "backend.h"
+#include "clock.h"
 #include "icd.h"
 #include "log.h"
 #include "profile_store.h"

@@ -1,6 +1,6 @@
 // transfer_probe.h - measures a backing device's host<->device copy times (profiling mode).
 #pragma once
-#include "runtime.h"
+#include "command.h"
 
 namespace tutti {
 

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "execute.h"
+#include "host_copy.h"
 #include "worker_pool.h"
 
 using namespace tutti;

@@ -1,14 +1,20 @@
-// execute.cpp - issuing commands: coherence transfers, real enqueues, host copies.
-#include "execute.h"
+// issue.cpp - turning a planned command into real driver commands and host copies.
+#include "issue.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "backend.h"
+#include "clock.h"
+#include "coherence.h"
+#include "completion.h"
+#include "host_copy.h"
+#include "access.h"
 #include "icd.h"
+#include "inbox.h"
 #include "log.h"
-#include "settings.h"
-#include "skmd.h"
+#include "memory.h"
+#include "skmd_exec.h"
 #include "staging.h"
 #include "trace.h"
 
@@ -16,228 +22,7 @@ namespace tutti {
 
 namespace {
 
-void CL_CALLBACK onStaged(cl_event, cl_int, void *) { runtime().postRetry(); }
-void CL_CALLBACK onReal(cl_event, cl_int, void *cmd) {
-  runtime().postCompletion(static_cast<Command *>(cmd));
-}
-
-bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
-
-cl_int eventStatus(cl_event e) {
-  cl_int st = CL_QUEUED;
-  if (icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) !=
-      CL_SUCCESS)
-    return CL_INVALID_EVENT;
-  return st;
-}
-
-DeviceSlot &slotOf(Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }
-
-}  // namespace
-
-_cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
-
-// Drops finished device->host copies; adds the ones overlapping r to cmd's wait set.
-bool waitFills(BufferStore &st, Range r, Command *cmd) {
-  bool wait = false;
-  for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
-    if (eventStatus(it->ev) <= CL_COMPLETE) {
-      icd(it->ev).clReleaseEvent(it->ev);
-      it = st.pendingFills.erase(it);
-      continue;
-    }
-    if (overlaps(it->r, r)) {
-      icd(it->ev).clRetainEvent(it->ev);
-      cmd->staging.push_back(it->ev);
-      wait = true;
-    }
-    ++it;
-  }
-  return wait;
-}
-
-// For a command the app blocks on: waits for its staging copies now rather than for
-// their callbacks, which NVIDIA's driver delivers 12-20 ms late. False (still staging)
-// when it is not blocking or a copy failed; the callbacks then retry it.
-static bool waitStagingHere(Command *cmd) {
-  if (!cmd->blocking || cmd->staging.empty()) return false;
-  if (icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) !=
-      CL_SUCCESS)
-    return false;
-  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
-  cmd->staging.clear();
-  return true;
-}
-
-// Makes r valid in the host home, copying stale parts from devices that hold them.
-// Returns false when cmd must wait for copies in flight.
-bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
-  if (!homeOf(ctx, st)) {
-    cmd->stagingError = CL_OUT_OF_HOST_MEMORY;
-    return false;  // nothing to wait for: issueCommand fails the command
-  }
-  bool wait = waitFills(st, r, cmd);
-  std::vector<Range> gaps = st.hostValid.missing(r);
-  // The zero-copy replica first: its bytes need no copy at all.
-  std::vector<size_t> order;
-  if (!gaps.empty()) {
-    if (st.alias >= 0) order.push_back(size_t(st.alias));
-    for (size_t s = 0; s < st.devValid.size(); ++s)
-      if (int(s) != st.alias) order.push_back(s);
-  }
-  for (Range gap : gaps) {
-    std::vector<Range> todo{gap};
-    for (size_t s : order) {
-      if (todo.empty()) break;
-      std::vector<Range> rest;
-      for (Range t : todo) {
-        for (Range p : st.devValid[s].present(t)) {
-          DeviceSlot &ds = ctx->slots[s];
-          cl_event e = nullptr;
-          bool alias = int(s) == st.alias;
-          // The zero-copy replica's bytes are already in the home once the work queued
-          // before now on its device is done: a marker says when.
-          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &e)
-                             : icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE,
-                                                                 p.begin, p.size(), st.home + p.begin,
-                                                                 0, nullptr, &e);
-          if (err != CL_SUCCESS) {
-            TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
-                      alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
-                      clErrorName(err));
-            cmd->stagingError = err;
-            continue;
-          }
-          if (!alias) {
-            ds.dev->counters.d2hBytes += p.size();
-            ++ds.dev->counters.d2hTransfers;
-            traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
-          }
-          st.hostValid.add(p);
-          st.pendingFills.push_back({p, e});
-          icd(e).clRetainEvent(e);
-          cmd->staging.push_back(e);
-          icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
-          wait = true;
-        }
-        IntervalSet left;
-        left.add(t);
-        for (Range p : st.devValid[s].present(t)) left.remove(p);
-        for (Range l : left.ranges()) rest.push_back(l);
-      }
-      todo.swap(rest);
-    }
-    // Bytes valid nowhere were never written: the home holds their initial content.
-    for (Range t : todo) st.hostValid.add(t);
-  }
-  if (wait)
-    for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  if (wait && cmd->stagingError == CL_SUCCESS && waitStagingHere(cmd)) return true;
-  return !wait;
-}
-
-bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) {
-  return ensureDeviceRange(ctx, rootOf(m), m->range(), slot, cmd, err);
-}
-
-bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
-                       cl_int *err, bool hostOnly) {
-  BufferStore &st = *root->store;
-  cl_mem dst = realBuffer(root, slot, err);
-  if (!dst) return true;
-  std::vector<Range> missing = st.devValid[slot].missing(r);
-  if (missing.empty()) return true;
-  // Bytes valid nowhere were never written: their content is undefined, so the
-  // replica's is as good as any and nothing needs to move.
-  IntervalSet undefined;
-  for (Range g : missing) {
-    undefined.add(g);
-    for (Range h : st.hostValid.present(g)) undefined.remove(h);
-    for (auto &dv : st.devValid)
-      for (Range d : dv.present(g)) undefined.remove(d);
-  }
-  if (!undefined.empty()) {
-    for (Range u : undefined.ranges()) st.devValid[slot].add(u);
-    missing = st.devValid[slot].missing(r);
-    if (missing.empty()) return true;
-  }
-  bool ready = true;
-  for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
-  if (!ready || hostOnly) return ready;
-  if (slot == st.alias) {  // the replica is the home: valid there is valid here
-    for (Range g : missing) st.devValid[slot].add(g);
-    return true;
-  }
-  DeviceSlot &ds = ctx->slots[slot];
-  for (Range g : missing) {
-    cl_event te = nullptr;
-    *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
-                                              st.home + g.begin, 0, nullptr,
-                                              tracing() ? &te : nullptr);
-    if (te) {
-      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), ds.clockOffsetNs);
-      icd(te).clReleaseEvent(te);
-    }
-    if (*err != CL_SUCCESS) {
-      TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
-                g.size(), clErrorName(*err));
-      return true;
-    }
-    ds.dev->counters.h2dBytes += g.size();
-    ++ds.dev->counters.h2dTransfers;
-    st.devValid[slot].add(g);
-  }
-  return true;
-}
-
-// After a write of r on `slot` (-1: the host), every other copy of r is stale.
-void wrote(BufferStore &st, Range r, int slot) {
-  for (size_t s = 0; s < st.devValid.size(); ++s)
-    if (int(s) != slot) st.devValid[s].remove(r);
-  if (slot >= 0) {
-    st.devValid[slot].add(r);
-    st.hostValid.remove(r);
-  } else {
-    st.hostValid.add(r);
-  }
-}
-
-cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
-  cl_int err = CL_SUCCESS;
-  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = cmd->args[i];
-    switch (a.kind) {
-      case ArgValue::Bytes:
-        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
-        break;
-      case ArgValue::Local:
-        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
-        break;
-      case ArgValue::Mem: {
-        cl_mem r = nullptr;
-        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
-        break;
-      }
-      case ArgValue::Sampler: {
-        cl_sampler s = realSampler(a.sampler, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
-        break;
-      }
-      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
-    }
-  }
-  return err;
-}
-
-void deviceSpanToHost(DeviceSlot &ds, cl_ulong start, cl_ulong end, uint64_t &hs, uint64_t &he) {
-  // Device clocks have their own origin: estimate the offset to ours from the
-  // earliest possible completion (callback latency only ever adds).
-  int64_t off = int64_t(nowNs()) - int64_t(end);
-  if (ds.clockOffsetNs == INT64_MIN || off < ds.clockOffsetNs) ds.clockOffsetNs = off;
-  hs = uint64_t(int64_t(start) + ds.clockOffsetNs);
-  he = uint64_t(int64_t(end) + ds.clockOffsetNs);
-}
+void CL_CALLBACK onStaged(cl_event, cl_int, void *) { inbox().postRetry(); }
 
 namespace {
 
@@ -255,42 +40,6 @@ void forEachRow(const size_t region[3], F f) {
     for (size_t y = 0; y < region[1]; ++y) f(y, z);
 }
 
-// A driver callback and a clFlush per launch cost a wake-up of the dispatcher, a fight
-// for the runtime lock and a submission each, which dominated small launches. Kernels
-// therefore complete lazily: only every kArmEvery-th launch on a slot gets a callback
-// and a flush, and when the callback fires the launches issued before it on that
-// in-order queue are complete as well. Anything that needs a particular completion
-// sooner (a wait, a dependent elsewhere, a status query, a callback) arms it with
-// armCompletion, which flushes.
-constexpr unsigned kArmEvery = 32;
-
-// Whether the launch about to be issued on ds completes lazily (no callback of its own).
-bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) {
-  return ds.sinceArmed + 1 < kArmEvery && !cmd->ev->wanted && cmd->ev->callbacks.empty();
-}
-
-// An event on a profiling queue costs NVIDIA's driver 8-12 us per launch (tools/bench/micro/
-// call_cost: 5.4 us without one, 13-17 us with one), more than the launch. A lazy launch
-// therefore gets a real event only when its times are asked for: the app holds the event on
-// a profiling queue, a trace, TUTTI_STATS or profiling mode runs, or the shape is new on
-// this device (its first kTimedLaunches feed placement and the model correction; after
-// that the armed launch of every kArmEvery keeps sampling it).
-constexpr unsigned kTimedLaunches = 8;
-
-bool launchWantsTimes(Command *cmd, int slot) {
-  if ((cmd->appEvent && cmd->q->profiling()) || tracing() || settings().stats == "1" ||
-      settings().profile != "0")
-    return true;
-  auto &runs = cmd->kernel->shapeRuns;
-  if (runs.size() <= size_t(slot)) runs.resize(slot + 1);
-  _cl_kernel::ShapeRun &r = runs[slot];
-  if (!std::equal(r.global, r.global + 3, cmd->global) || !std::equal(r.local, r.local + 3, cmd->local)) {
-    std::copy(cmd->global, cmd->global + 3, r.global);
-    std::copy(cmd->local, cmd->local + 3, r.local);
-    r.launches = 0;
-  }
-  return r.launches++ < kTimedLaunches;
-}
 
 IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
 IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
@@ -302,21 +51,7 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) {
     if (cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
     return done(err);
   }
-  DeviceSlot &ds = slotOf(cmd, cmd->slot);
-  bool lazy = false;
-  if (cmd->kind == CmdKind::Kernel) {
-    cmd->seq = ++ds.issueSeq;
-    lazy = launchIsLazy(cmd, ds);
-    ++ds.sinceArmed;
-  }
-  if (lazy) {
-    ds.lazy.push_back(cmd);  // flushed with the next armed command (kArmEvery bounds it)
-    return {IssueResult::Issued, CL_SUCCESS};
-  }
-  if (cmd->seq) ds.sinceArmed = 0;
-  cmd->armed = true;
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
-  icd(ds.queue).clFlush(ds.queue);
+  trackIssued(cmd);
   return {IssueResult::Issued, CL_SUCCESS};
 }
 
@@ -340,7 +75,7 @@ IssueResult issueKernel(Command *cmd) {
     return done(err);
   }
   DeviceSlot &ds = slotOf(cmd, slot);
-  bool event = !launchIsLazy(cmd, ds) || launchWantsTimes(cmd, slot);
+  bool event = launchNeedsEvent(cmd);
   err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, cmd->offset, cmd->global,
                                              cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
                                              event ? &cmd->real : nullptr);
@@ -685,16 +420,12 @@ IssueResult issueUnmap(Command *cmd) {
   return done();
 }
 
-IssueResult issueOne(Runtime &rt, Command *cmd) {
+IssueResult issueCommandImpl(Command *cmd) {
   for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
   _cl_context *ctx = cmd->q->ctx;
-  if (cmd->kind == CmdKind::Kernel) {
-    IssueResult split{IssueResult::Done};
-    if (issueSkmd(rt, cmd, split)) return split;
-  }
-  if (cmd->slot < 0) cmd->slot = chooseSlot(rt, cmd);
+  if (cmd->skmd) return issueSplit(cmd);
   switch (cmd->kind) {
     case CmdKind::Kernel:
       if (cmd->slot < 0) return done(CL_INVALID_OPERATION);
@@ -740,106 +471,37 @@ IssueResult issueOne(Runtime &rt, Command *cmd) {
 
 }  // namespace
 
-IssueResult issueCommand(Runtime &rt, Command *cmd) {
-  IssueResult r = issueOne(rt, cmd);
-  // Staging with nothing in flight means a host-side failure (no home memory).
-  if (r.kind == IssueResult::Staging && cmd->staging.empty())
-    return done(cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY);
-  return r;
-}
+}  // namespace
 
-void armCompletion(Command *cmd) {
-  cmd->ev->wanted = true;  // not issued yet: it will be armed when it is
-  if (cmd->armed || cmd->state != Command::State::Issued || cmd->slot < 0) return;
-  DeviceSlot &ds = slotOf(cmd, cmd->slot);
-  if (!cmd->real) {
-    if (!cmd->seq) return;  // not a lazy launch: nothing of it is left on a device
-    // An untimed lazy launch: a marker behind it on the in-order queue completes with it.
-    cl_int err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &cmd->real);
-    if (err != CL_SUCCESS) {
-      TUTTI_LOG(Warn, "%s: clEnqueueMarkerWithWaitList failed (%s); waiting for the queue",
-                ds.dev->label().c_str(), clErrorName(err));
-      cmd->real = nullptr;
-      icd(ds.queue).clFinish(ds.queue);
-      cmd->armed = true;
-      ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
-      runtime().postCompletion(cmd);
-      return;
-    }
-    cmd->untimed = true;
-  }
-  cmd->armed = true;
-  ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
-  icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
-}
-
-std::vector<Command *> completedBefore(Command *cmd) {
-  std::vector<Command *> out;
-  if (!cmd->seq || cmd->slot < 0) return out;
-  auto &lazy = slotOf(cmd, cmd->slot).lazy;
-  while (!lazy.empty() && lazy.front()->seq < cmd->seq) {
-    out.push_back(lazy.front());
-    lazy.pop_front();
-  }
-  return out;
-}
-
-bool stagingComplete(Runtime &, Command *cmd) {
-  for (cl_event e : cmd->staging) {
-    cl_int st = eventStatus(e);
-    if (st > CL_COMPLETE) return false;
-    if (st < 0) cmd->stagingError = st;
-  }
-  return true;
-}
-
-cl_int collectRealCompletion(Runtime &rt, Command *cmd) {
-  if (cmd->skmd) return collectSkmd(rt, cmd);
-  cl_int status = CL_COMPLETE;
-  if (cmd->freeAfter) std::free(cmd->freeAfter), cmd->freeAfter = nullptr;
-  const bool kernel = cmd->kind == CmdKind::Kernel && cmd->slot >= 0;
-  double wi = 1;  // work-items run
-  if (kernel) {
-    for (cl_uint i = 0; i < cmd->dim; ++i) wi *= double(cmd->global[i]);
-    Counters &c = slotOf(cmd, cmd->slot).dev->counters;
-    ++c.kernels;
-    c.workItems += uint64_t(wi);
-  }
-  if (!cmd->real) return CL_SUCCESS;
-  cl_event e = cmd->real;
-  cmd->real = nullptr;
-  status = eventStatus(e);
-  if (status < 0) {
-    TUTTI_LOG(Error, "%s: command failed on the device: %s",
-              slotOf(cmd, cmd->slot).dev->label().c_str(), clErrorName(status));
-  }
-  cl_ulong start = 0, end = 0;
-  const cl_icd_dispatch &d = icd(e);
-  if (!cmd->untimed && d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
-          CL_SUCCESS &&
-      d.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
-          CL_SUCCESS &&
-      end >= start && cmd->slot >= 0) {
-    DeviceSlot &ds = slotOf(cmd, cmd->slot);
-    uint64_t hs, he;
-    deviceSpanToHost(ds, start, end, hs, he);
-    _cl_event *ev = cmd->ev;
-    if (ev->tSubmit && hs < ev->tSubmit) {
-      he += ev->tSubmit - hs;
-      hs = ev->tSubmit;
-    }
-    ev->tStart = hs;
-    ev->tEnd = he;
-    if (kernel) {
-      ds.dev->counters.kernelNs += end - start;
-      recordKernelTime(cmd->kernel, cmd->slot, wi, end - start);
-      skmdRecordWhole(cmd, cmd->slot, wi, double(end - start) * 1e-9);
-      traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), hs, he, 0);
+cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
+  cl_int err = CL_SUCCESS;
+  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = cmd->args[i];
+    switch (a.kind) {
+      case ArgValue::Bytes:
+        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
+        break;
+      case ArgValue::Local:
+        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
+        break;
+      case ArgValue::Mem: {
+        cl_mem r = nullptr;
+        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        break;
+      }
+      case ArgValue::Sampler: {
+        cl_sampler s = realSampler(a.sampler, slot, &err);
+        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
+        break;
+      }
+      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
     }
   }
-  d.clReleaseEvent(e);
-  return status < 0 ? status : CL_SUCCESS;
+  return err;
 }
+
+
+IssueResult issueCommand(Command *cmd) { return issueCommandImpl(cmd); }
 
 }  // namespace tutti

@@ -1,0 +1,201 @@
+// coherence.cpp - validity tracking and the transfers it makes.
+#include "coherence.h"
+
+#include "backend.h"
+#include "icd.h"
+#include "inbox.h"
+#include "log.h"
+#include "memory.h"
+#include "trace.h"
+
+namespace tutti {
+
+namespace {
+
+void CL_CALLBACK onStaged(cl_event, cl_int, void *) { inbox().postRetry(); }
+
+bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
+
+}  // namespace
+
+cl_int eventStatus(cl_event e) {
+  cl_int st = CL_QUEUED;
+  if (icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) !=
+      CL_SUCCESS)
+    return CL_INVALID_EVENT;
+  return st;
+}
+
+bool waitFills(BufferStore &st, Range r, Command *cmd) {
+  bool wait = false;
+  for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
+    if (eventStatus(it->ev) <= CL_COMPLETE) {
+      icd(it->ev).clReleaseEvent(it->ev);
+      it = st.pendingFills.erase(it);
+      continue;
+    }
+    if (overlaps(it->r, r)) {
+      icd(it->ev).clRetainEvent(it->ev);
+      cmd->staging.push_back(it->ev);
+      wait = true;
+    }
+    ++it;
+  }
+  return wait;
+}
+
+// For a command the app blocks on: waits for its staging copies now rather than for
+// their callbacks, which NVIDIA's driver delivers 12-20 ms late. False (still staging)
+// when it is not blocking or a copy failed; the callbacks then retry it.
+bool waitStagingHere(Command *cmd) {
+  if (!cmd->blocking || cmd->staging.empty()) return false;
+  if (icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) !=
+      CL_SUCCESS)
+    return false;
+  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
+  cmd->staging.clear();
+  return true;
+}
+
+// Makes r valid in the host home, copying stale parts from devices that hold them.
+// Returns false when cmd must wait for copies in flight.
+bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
+  if (!homeOf(ctx, st)) {
+    cmd->stagingError = CL_OUT_OF_HOST_MEMORY;
+    return false;  // nothing to wait for: issueCommand fails the command
+  }
+  bool wait = waitFills(st, r, cmd);
+  std::vector<Range> gaps = st.hostValid.missing(r);
+  // The zero-copy replica first: its bytes need no copy at all.
+  std::vector<size_t> order;
+  if (!gaps.empty()) {
+    if (st.alias >= 0) order.push_back(size_t(st.alias));
+    for (size_t s = 0; s < st.devValid.size(); ++s)
+      if (int(s) != st.alias) order.push_back(s);
+  }
+  for (Range gap : gaps) {
+    std::vector<Range> todo{gap};
+    for (size_t s : order) {
+      if (todo.empty()) break;
+      std::vector<Range> rest;
+      for (Range t : todo) {
+        for (Range p : st.devValid[s].present(t)) {
+          DeviceSlot &ds = ctx->slots[s];
+          cl_event e = nullptr;
+          bool alias = int(s) == st.alias;
+          // The zero-copy replica's bytes are already in the home once the work queued
+          // before now on its device is done: a marker says when.
+          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &e)
+                             : icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE,
+                                                                 p.begin, p.size(), st.home + p.begin,
+                                                                 0, nullptr, &e);
+          if (err != CL_SUCCESS) {
+            TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
+                      alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
+                      clErrorName(err));
+            cmd->stagingError = err;
+            continue;
+          }
+          if (!alias) {
+            ds.dev->counters.d2hBytes += p.size();
+            ++ds.dev->counters.d2hTransfers;
+            traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
+          }
+          st.hostValid.add(p);
+          st.pendingFills.push_back({p, e});
+          icd(e).clRetainEvent(e);
+          cmd->staging.push_back(e);
+          icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+          wait = true;
+        }
+        IntervalSet left;
+        left.add(t);
+        for (Range p : st.devValid[s].present(t)) left.remove(p);
+        for (Range l : left.ranges()) rest.push_back(l);
+      }
+      todo.swap(rest);
+    }
+    // Bytes valid nowhere were never written: the home holds their initial content.
+    for (Range t : todo) st.hostValid.add(t);
+  }
+  if (wait)
+    for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+  if (wait && cmd->stagingError == CL_SUCCESS && waitStagingHere(cmd)) return true;
+  return !wait;
+}
+
+bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) {
+  return ensureDeviceRange(ctx, rootOf(m), m->range(), slot, cmd, err);
+}
+
+bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
+                       cl_int *err, bool hostOnly) {
+  BufferStore &st = *root->store;
+  cl_mem dst = realBuffer(root, slot, err);
+  if (!dst) return true;
+  std::vector<Range> missing = st.devValid[slot].missing(r);
+  if (missing.empty()) return true;
+  // Bytes valid nowhere were never written: their content is undefined, so the
+  // replica's is as good as any and nothing needs to move.
+  IntervalSet undefined;
+  for (Range g : missing) {
+    undefined.add(g);
+    for (Range h : st.hostValid.present(g)) undefined.remove(h);
+    for (auto &dv : st.devValid)
+      for (Range d : dv.present(g)) undefined.remove(d);
+  }
+  if (!undefined.empty()) {
+    for (Range u : undefined.ranges()) st.devValid[slot].add(u);
+    missing = st.devValid[slot].missing(r);
+    if (missing.empty()) return true;
+  }
+  bool ready = true;
+  for (Range g : missing) ready &= ensureHost(ctx, st, g, cmd);
+  if (!ready || hostOnly) return ready;
+  if (slot == st.alias) {  // the replica is the home: valid there is valid here
+    for (Range g : missing) st.devValid[slot].add(g);
+    return true;
+  }
+  DeviceSlot &ds = ctx->slots[slot];
+  for (Range g : missing) {
+    cl_event te = nullptr;
+    *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
+                                              st.home + g.begin, 0, nullptr,
+                                              tracing() ? &te : nullptr);
+    if (te) {
+      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), ds.clockOffsetNs);
+      icd(te).clReleaseEvent(te);
+    }
+    if (*err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
+                g.size(), clErrorName(*err));
+      return true;
+    }
+    ds.dev->counters.h2dBytes += g.size();
+    ++ds.dev->counters.h2dTransfers;
+    st.devValid[slot].add(g);
+  }
+  return true;
+}
+
+void wrote(BufferStore &st, Range r, int slot) {
+  for (size_t s = 0; s < st.devValid.size(); ++s)
+    if (int(s) != slot) st.devValid[s].remove(r);
+  if (slot >= 0) {
+    st.devValid[slot].add(r);
+    st.hostValid.remove(r);
+  } else {
+    st.hostValid.add(r);
+  }
+}
+
+bool stagingComplete(Command *cmd) {
+  for (cl_event e : cmd->staging) {
+    cl_int st = eventStatus(e);
+    if (st > CL_COMPLETE) return false;
+    if (st < 0) cmd->stagingError = st;
+  }
+  return true;
+}
+
+}  // namespace tutti

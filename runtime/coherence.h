@@ -1,0 +1,36 @@
+// coherence.h - keeping each buffer's bytes valid where a command needs them.
+//
+// Every buffer has a host home and replicas on devices, with byte-range validity per
+// copy (BufferStore). Before a command runs, the ranges it reads are made valid where it
+// runs; after it, what it wrote is marked valid there and stale everywhere else. Data move
+// only when a command needs bytes that are stale where it runs.
+//
+// Functions that return bool return false when cmd must first wait for device->host
+// copies in flight (listed in cmd->staging); they are safe to call again then.
+#pragma once
+#include "command.h"
+
+namespace tutti {
+
+// Adds the in-flight device->host copies overlapping r to cmd's wait set (finished ones
+// are dropped). True: cmd must wait.
+bool waitFills(BufferStore &st, Range r, Command *cmd);
+// Makes r valid in the host home, copying stale parts from devices that hold them.
+bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);
+bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err);
+// hostOnly: only bring to the host what the device lacks and only a device holds (the
+// uploads themselves are left for a later call).
+bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
+                       cl_int *err, bool hostOnly = false);
+// After a write of r on `slot` (-1: the host), every other copy of r is stale.
+void wrote(BufferStore &st, Range r, int slot);
+// True when every device->host copy cmd waited for has landed (a failed one sets
+// cmd->stagingError).
+bool stagingComplete(Command *cmd);
+// For a command the app blocks on: waits for its staging copies here. False when it is
+// not blocking or a copy failed.
+bool waitStagingHere(Command *cmd);
+// A real event's execution status (CL_INVALID_EVENT when the driver cannot say).
+cl_int eventStatus(cl_event e);
+
+}  // namespace tutti

@@ -1,0 +1,68 @@
+// graph.cpp - dependencies of a new command from barriers, queue order and data.
+#include "graph.h"
+
+#include <algorithm>
+
+#include "access.h"
+
+namespace tutti {
+
+namespace {
+bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
+bool pending(_cl_event *e) { return e && !e->done; }
+}  // namespace
+
+void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
+  _cl_command_queue *q = cmd->q;
+  if (pending(q->lastBarrier)) deps.push_back(q->lastBarrier);
+  if (cmd->waitsAll) {
+    // Markers and barriers without a wait list wait for everything before them: what
+    // came before the last barrier is behind that barrier already.
+    for (auto *e : q->sinceBarrier)
+      if (pending(e) && e != cmd->ev) deps.push_back(e);
+  }
+  if (cmd->blocksLater) {
+    // Barriers (and markers of in-order queues) hold back everything after them.
+    q->accesses.clear();
+    q->sinceBarrier.clear();
+    q->lastBarrier = cmd->ev;
+    return;
+  }
+  q->sinceBarrier.push_back(cmd->ev);
+  if (cmd->waitsAll || !q->inOrder()) return;
+  // In-order queues: order by data, so independent commands may overlap or reorder.
+  std::vector<Access> mine;
+  accessesOf(cmd, mine);
+  for (auto &a : q->accesses)
+    if (pending(a.ev))
+      for (auto &m : mine)
+        if (a.root == m.root && (a.write || m.write) && overlaps(a.r, m.r)) {
+          deps.push_back(a.ev);
+          break;
+        }
+  // A write that covers an earlier access orders everything after it behind that
+  // access already, so the earlier record can go: the list stays short however many
+  // launches are in flight.
+  auto stale = [&](const _cl_command_queue::Access &a) {
+    if (!pending(a.ev)) return true;
+    for (auto &m : mine)
+      if (m.write && m.root == a.root && m.r.begin <= a.r.begin && a.r.end <= m.r.end) return true;
+    return false;
+  };
+  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(), stale),
+                    q->accesses.end());
+  for (auto &m : mine) q->accesses.push_back({m.root, m.r, m.write, cmd->ev});
+}
+
+void graphForget(_cl_command_queue *q, _cl_event *ev) {
+  if (q->lastBarrier == ev) q->lastBarrier = nullptr;
+  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
+                                   [ev](const auto &a) { return a.ev == ev; }),
+                    q->accesses.end());
+  // In-order queues report completions in order: the event is the oldest one.
+  auto &s = q->sinceBarrier;
+  if (!s.empty() && s.front() == ev) s.pop_front();
+  else s.erase(std::remove(s.begin(), s.end(), ev), s.end());
+}
+
+}  // namespace tutti

@@ -1,0 +1,34 @@
+// memory.h - the bytes behind virtual buffers: host homes, replicas on devices, images.
+#pragma once
+#include "objects.h"
+
+namespace tutti {
+
+cl_int createStore(_cl_mem *m, void *hostPtr);
+// The root buffer whose store a (sub-)buffer or buffer-backed image shares.
+inline _cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
+// Whether host homes are pinned memory from a driver (TUTTI_PINNED).
+bool homesPinned(_cl_context *ctx);
+// The buffer's host home, allocated (pinned only with TUTTI_PINNED=on) on first need;
+// nullptr when host memory is exhausted.
+char *homeOf(_cl_context *ctx, BufferStore &st);
+// Pageable host memory laid out as a pageable home is (std::free releases it).
+void *allocHostMemory(size_t size);
+// Whether a host<->device copy of `bytes` skips the home (TUTTI_DIRECT_MIN).
+bool directCopy(const BufferStore &st, size_t bytes);
+// The device a host<->device copy of `bytes` should go to directly, skipping the home
+// (TUTTI_DIRECT_MIN), or -1.
+int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);
+cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot
+// The slot whose replicas are the homes themselves (TUTTI_ZERO_COPY: the strongest PoCL
+// CPU device), or -1: chosen once when the context's slots are made, read on every copy.
+int pickZeroCopySlot(const _cl_context *ctx);
+inline int zeroCopySlot(const _cl_context *ctx) { return ctx->zeroCopy; }
+cl_mem realImage(_cl_mem *m, cl_int *err);
+cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err);
+int imageSlot(_cl_context *ctx);  // the device images live on (-1: none supports images)
+// Releases what a store holds on the devices and its home (the object itself is freed by
+// the caller).
+void releaseStore(_cl_mem *m);
+
+}  // namespace tutti

@@ -1,0 +1,15 @@
+// placement.h - which backing device runs a command that runs whole (TUTTI_PLACEMENT).
+#pragma once
+#include <string>
+
+#include "command.h"
+
+namespace tutti {
+
+// The backing-device slot cmd runs on whole, also stored in cmd->slot (-1: the host, or
+// no device can take the kernel).
+int chooseSlot(Command *cmd);
+// Placement error for a kernel no device can take (CL_SUCCESS if one can).
+cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why);
+
+}  // namespace tutti

@@ -1,0 +1,312 @@
+// skmd_exec.cpp - issuing and completing kernel launches split across backing devices.
+#include "skmd_exec.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "backend.h"
+#include "clock.h"
+#include "coherence.h"
+#include "completion.h"
+#include "icd.h"
+#include "inbox.h"
+#include "log.h"
+#include "measured.h"
+#include "memory.h"
+#include "skmd.h"
+#include "skmd_launch.h"
+#include "trace.h"
+
+namespace tutti {
+
+namespace {
+
+std::atomic<uint64_t> g_splitLaunches{0};
+std::atomic<uint64_t> g_mergedLaunches{0};  // of those, the ones merged on the host
+
+void CL_CALLBACK onPiece(cl_event, cl_int, void *user) {
+  auto *cmd = static_cast<Command *>(user);
+  if (cmd->skmd->outstanding.fetch_sub(1) == 1) inbox().postCompletion(cmd);
+}
+
+// Makes piece pi's inputs (and the pre-launch content of what it may write) valid on
+// its device (hostOnly: only their host side, see ensureDeviceRange). False: wait.
+bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  Piece &p = L.pieces[pi];
+  const cc::KernelInfo &ki = *L.slotInfo[p.slot];
+  bool ready = true;
+  for (unsigned i = 0; i < cmd->args.size() && i < ki.args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) continue;
+    const cc::ArgInfo &ai = ki.args[i];
+    _cl_mem *root = rootOf(a.mem);
+    if (ai.read) {
+      Range r = skmdClamp(cc::accessedRange(ki, i, cc::AccessMode::Read, L.nd, L.scalars, p.first,
+                                          p.count), a.mem);
+      if (!r.empty()) ready &= ensureDeviceRange(ctx, root, r, p.slot, cmd, &err, hostOnly);
+    }
+    if (ai.written || ai.atomic) {
+      Range w{};
+      for (auto &m : L.merges)
+        if (m.arg == i) w = m.hull[pi];
+      for (auto &c : L.concat)
+        if (c.first == i) w = c.second[pi];
+      if (!w.empty()) ready &= ensureDeviceRange(ctx, root, w, p.slot, cmd, &err, hostOnly);
+    }
+    if (!ai.read && !ai.written && !ai.atomic) {
+      // Passed but never touched: the real buffer must still exist.
+      if (!realBuffer(a.mem, p.slot, &err)) return true;
+    }
+    if (err != CL_SUCCESS) return true;
+  }
+  return ready;
+}
+
+// Stages every piece and snapshots what will be merged. False: wait for copies.
+bool stage(Command *cmd, cl_int &err, bool hostOnly) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  bool ready = true;
+  for (auto &m : L.merges) ready &= ensureHost(ctx, *m.root->store, m.r, cmd);
+  for (size_t pi = 0; pi < L.pieces.size() && err == CL_SUCCESS; ++pi)
+    ready &= stagePiece(cmd, pi, err, hostOnly);
+  if (!ready || err != CL_SUCCESS || hostOnly) return ready;
+  bool aliasMerged = false;
+  for (auto &m : L.merges) {
+    const char *home = m.root->store->home;
+    m.initial.assign(home + m.r.begin, home + m.r.end);
+    for (auto &p : L.pieces) aliasMerged |= p.slot == m.root->store->alias;
+  }
+  // A piece on the zero-copy CPU writes its partial result into the home while the
+  // other devices may still be uploading their pre-launch copy from it: let those
+  // uploads land first.
+  if (aliasMerged)
+    for (auto &p : L.pieces) {
+      DeviceSlot &ds = ctx->slots[p.slot];
+      bool alias = false;
+      for (auto &m : L.merges) alias |= p.slot == m.root->store->alias;
+      if (!alias) icd(ds.queue).clFinish(ds.queue);
+    }
+  return true;
+}
+
+cl_int launchPiece(Command *cmd, Piece &p) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_kernel *k = cmd->kernel;
+  SkmdProgram &sp = *k->program->skmd;
+  cl_kernel rk = sp.kernels[k->name][p.slot];
+  DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
+  const cl_icd_dispatch &d = icd(rk);
+  cl_int err = setKernelArgs(cmd, rk, p.slot);
+  if (err != CL_SUCCESS) return err;
+  cl_uint base = cl_uint(cmd->args.size());
+  for (const cc::SubLaunch &s : cc::planPartialLaunch(L.nd, p.first, p.count)) {
+    for (unsigned i = 0; i < cc::kAbiArgs && err == CL_SUCCESS; ++i)
+      err = d.clSetKernelArg(rk, base + i, sizeof(cl_ulong), &s.abi[i]);
+    size_t g[3], l[3];
+    for (unsigned j = 0; j < 3; ++j) g[j] = size_t(s.global_size[j]), l[j] = size_t(s.local_size[j]);
+    cl_event e = nullptr;
+    if (err == CL_SUCCESS)
+      err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, s.work_dim, nullptr, g, l, 0,
+                                                 nullptr, &e);
+    if (err != CL_SUCCESS) break;
+    if (!p.firstEv) {
+      p.firstEv = e;
+    } else {
+      if (p.lastEv) icd(p.lastEv).clReleaseEvent(p.lastEv);
+      p.lastEv = e;
+    }
+  }
+  if (err == CL_SUCCESS && !p.lastEv) {
+    p.lastEv = p.firstEv;
+    icd(p.lastEv).clRetainEvent(p.lastEv);
+  }
+  return err;
+}
+
+// dst gets every byte in which a piece's result differs from the pre-launch content:
+// those bytes were written by that piece (kernels that write the same byte from two
+// work-groups race, so at most one piece changes any byte).
+void mergeDiff(unsigned char *dst, const unsigned char *part, const unsigned char *init, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, part + i, 8);
+    std::memcpy(&b, init + i, 8);
+    if (a == b) continue;
+    for (size_t j = i; j < i + 8; ++j)
+      if (part[j] != init[j]) dst[j] = part[j];
+  }
+  for (; i < n; ++i)
+    if (part[i] != init[i]) dst[i] = part[i];
+}
+
+cl_int runMerges(Command *cmd) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  std::vector<unsigned char> tmp;
+  for (auto &m : L.merges) {
+    BufferStore &st = *m.root->store;
+    unsigned char *home = reinterpret_cast<unsigned char *>(st.home);
+    // A zero-copy CPU piece left its partial result in the home, which started from
+    // the pre-launch content: the other pieces' changes go on top of it.
+    bool aliasPiece = false;
+    for (auto &p : L.pieces) aliasPiece |= p.slot == st.alias;
+    if (!aliasPiece) std::memcpy(home + m.r.begin, m.initial.data(), m.r.size());
+    for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
+      Range h = m.hull[pi];
+      int slot = L.pieces[pi].slot;
+      if (h.empty() || slot == st.alias) continue;
+      DeviceSlot &ds = ctx->slots[slot];
+      tmp.resize(h.size());
+      uint64_t t0 = nowNs();
+      cl_int err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, h.begin,
+                                                     h.size(), tmp.data(), 0, nullptr, nullptr);
+      if (err != CL_SUCCESS) {
+        TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", ds.dev->label().c_str(),
+                  clErrorName(err));
+        return err;
+      }
+      ds.dev->counters.d2hBytes += h.size();
+      ++ds.dev->counters.d2hTransfers;
+      traceSpan(ds.dev->index, "d2h", "partial result", t0, nowNs(), h.size());
+      const unsigned char *init = m.initial.data() + (h.begin - m.r.begin);
+      unsigned char *dst = home + h.begin;
+      uint64_t t1 = nowNs();
+      if (m.rule == cc::AtomicCombine::None) mergeDiff(dst, tmp.data(), init, h.size());
+      else cc::combineAtomicPartial(m.rule, m.width, dst, tmp.data(), init, h.size());
+      traceSpan(-1, "merge", cmd->kernel->name.c_str(), t1, nowNs(), h.size());
+    }
+    wrote(st, m.r, -1);
+  }
+  return CL_SUCCESS;
+}
+
+
+}  // namespace
+
+IssueResult issueSplit(Command *cmd) {
+  IssueResult out{IssueResult::Done};
+  SkmdLaunch &L = *cmd->skmd;
+  cl_int err = CL_SUCCESS;
+  // The zero-copy CPU piece has nothing to wait for, while a GPU's inputs cross PCIe
+  // (NVIDIA's copies from pageable memory hold the calling thread): it starts first,
+  // once everything the other pieces need from devices is on its way to the host (a
+  // later marker on the CPU queue would wait for the piece). Merges keep one order.
+  int zc = zeroCopySlot(cmd->q->ctx);
+  bool early = L.merges.empty() && zc >= 0;
+  if (!stage(cmd, err, early)) {
+    out = {IssueResult::Staging, CL_SUCCESS};
+    return out;
+  }
+  if (!L.tIssue) L.tIssue = nowNs();
+  for (size_t pi = 0; early && err == CL_SUCCESS && pi < L.pieces.size(); ++pi) {
+    Piece &p = L.pieces[pi];
+    if (p.slot != zc || p.lastEv) continue;
+    if (!stagePiece(cmd, pi, err, false) || err != CL_SUCCESS) continue;
+    err = launchPiece(cmd, p);
+    cl_command_queue q = cmd->q->ctx->slots[p.slot].queue;
+    if (err == CL_SUCCESS) icd(q).clFlush(q);
+  }
+  if (err == CL_SUCCESS && early && !stage(cmd, err, false)) {
+    out = {IssueResult::Staging, CL_SUCCESS};
+    return out;
+  }
+  for (Piece &p : L.pieces) {
+    if (err != CL_SUCCESS) break;
+    if (p.lastEv) continue;  // started early
+    err = launchPiece(cmd, p);
+    if (err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: launching a piece of '%s' failed: %s",
+                cmd->q->ctx->slots[p.slot].dev->label().c_str(), cmd->kernel->name.c_str(),
+                clErrorName(err));
+      break;
+    }
+  }
+  // Pieces already enqueued must finish before the command reports failure.
+  int launched = 0;
+  for (Piece &p : L.pieces) launched += p.lastEv != nullptr;
+  if (err != CL_SUCCESS && launched == 0) {
+    out = {IssueResult::Done, err};
+    return out;
+  }
+  if (err == CL_SUCCESS)
+    for (auto &c : L.concat)
+      for (size_t pi = 0; pi < L.pieces.size(); ++pi)
+        if (!c.second[pi].empty())
+          wrote(*rootOf(cmd->args[c.first].mem)->store, c.second[pi], L.pieces[pi].slot);
+  L.issued = err == CL_SUCCESS;
+  if (L.issued) {
+    ++g_splitLaunches;
+    if (!L.merges.empty()) ++g_mergedLaunches;
+  }
+  L.outstanding = launched;
+  for (Piece &p : L.pieces)
+    if (p.lastEv) icd(p.lastEv).clSetEventCallback(p.lastEv, CL_COMPLETE, onPiece, cmd);
+  for (Piece &p : L.pieces) {
+    DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
+    icd(ds.queue).clFlush(ds.queue);
+  }
+  out = {IssueResult::Issued, CL_SUCCESS};
+  return out;
+}
+
+
+uint64_t skmdSplitLaunches() { return g_splitLaunches; }
+uint64_t skmdMergedLaunches() { return g_mergedLaunches; }
+
+cl_int collectSkmd(Command *cmd) {
+  SkmdLaunch &L = *cmd->skmd;
+  cl_int status = L.issued ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  uint64_t hs = UINT64_MAX, he = 0;
+  uint64_t groupItems = 1;
+  for (unsigned d = 0; d < 3; ++d) groupItems *= L.nd.local_size[d];
+  for (Piece &p : L.pieces) {
+    if (!p.lastEv) continue;
+    DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
+    const cl_icd_dispatch &d = icd(p.lastEv);
+    cl_int st = CL_COMPLETE;
+    d.clGetEventInfo(p.lastEv, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    if (st < 0) {
+      TUTTI_LOG(Error, "%s: a piece of '%s' failed on the device: %s", ds.dev->label().c_str(),
+                cmd->kernel->name.c_str(), clErrorName(st));
+      status = st;
+    }
+    cl_ulong start = 0, end = 0;
+    if (d.clGetEventProfilingInfo(p.firstEv, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                  nullptr) == CL_SUCCESS &&
+        d.clGetEventProfilingInfo(p.lastEv, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                  nullptr) == CL_SUCCESS &&
+        end >= start) {
+      uint64_t a, b;
+      deviceSpanToHost(ds, start, end, a, b);
+      hs = std::min(hs, a);
+      he = std::max(he, b);
+      ds.dev->counters.kernelNs += end - start;
+      recordKernelRun(cmd, p.slot, double(p.count * groupItems), end - start);
+      traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), a, b, p.count);
+    }
+    ++ds.dev->counters.kernels;
+    ++ds.dev->counters.splitPieces;
+    ds.dev->counters.workItems += p.count * groupItems;
+    icd(p.firstEv).clReleaseEvent(p.firstEv);
+    icd(p.lastEv).clReleaseEvent(p.lastEv);
+    p.firstEv = p.lastEv = nullptr;
+  }
+  if (status == CL_SUCCESS) status = runMerges(cmd);
+  _cl_event *ev = cmd->ev;
+  if (he) {
+    if (ev->tSubmit && hs < ev->tSubmit) hs = ev->tSubmit;
+    ev->tStart = hs;
+    ev->tEnd = std::max(he, hs);
+  }
+  if (!L.merges.empty()) ev->tEnd = nowNs();
+  ev->device = -1;
+  return status;
+}
+
+}  // namespace tutti
+

@@ -1,0 +1,17 @@
+// skmd_exec.h - running a planned split launch: staging each piece's bytes, launching the
+// pieces, merging and completing them.
+#pragma once
+#include "issue.h"
+
+namespace tutti {
+
+// Issues cmd's planned split (cmd->skmd).
+IssueResult issueSplit(Command *cmd);
+// Completion of a split launch: timing, counters, host merges. Returns the status.
+cl_int collectSkmd(Command *cmd);
+// Launches run split so far (for TUTTI_STATS and tests), and of those the ones whose
+// partial outputs were merged on the host (not concatenated).
+uint64_t skmdSplitLaunches();
+uint64_t skmdMergedLaunches();
+
+}  // namespace tutti

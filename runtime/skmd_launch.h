@@ -1,0 +1,54 @@
+// skmd_launch.h - one launch split across devices: its pieces, merges and concatenations.
+//
+// Planning (skmd_plan.cpp) fills it; execution (skmd_exec.cpp) stages, launches, merges
+// and completes it.
+#pragma once
+#include <atomic>
+#include <vector>
+
+#include <tutti/compiler.h>
+
+#include "command.h"
+
+namespace tutti {
+
+namespace cc = tutti::compiler;
+
+
+// One device's share of a split launch.
+struct Piece {
+  int slot = -1;
+  uint64_t first = 0, count = 0;
+  cl_event firstEv = nullptr, lastEv = nullptr;
+};
+
+// A buffer argument whose pieces must be combined on the host after the launch.
+struct Merge {
+  unsigned arg = 0;
+  _cl_mem *root = nullptr;
+  Range r;                          // the argument's bytes in the root store
+  cc::AtomicCombine rule = cc::AtomicCombine::None;  // None: plain writes, merged by diff
+  unsigned width = 0;
+  std::vector<unsigned char> initial;                // pre-launch content of r
+  std::vector<Range> hull;                           // per piece, bytes it may write
+};
+
+struct SkmdLaunch {
+  const cc::KernelInfo *info = nullptr;  // of the first piece's target (same analysis)
+  std::vector<const cc::KernelInfo *> slotInfo;
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  std::vector<Piece> pieces;
+  std::vector<Merge> merges;
+  std::vector<std::pair<unsigned, std::vector<Range>>> concat;  // arg -> per piece hull
+  std::atomic<int> outstanding{0};
+  bool issued = false;
+  uint64_t tIssue = 0;
+};
+
+// A compiler byte range of argument m, clamped to m and placed in its root store.
+Range skmdClamp(const cc::ByteRange &br, const _cl_mem *m);
+// Whether any two non-empty ranges overlap.
+bool skmdOverlapping(const std::vector<Range> &hulls);
+
+}  // namespace tutti

@@ -1,0 +1,139 @@
+// skmd_plan.cpp - planning a split launch: which devices run which work-groups, and
+// how each written buffer comes together afterwards.
+#include "skmd_plan.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "backend.h"
+#include "icd.h"
+#include "log.h"
+#include "memory.h"
+#include "skmd.h"
+#include "skmd_decide.h"
+#include "skmd_launch.h"
+
+namespace tutti {
+
+namespace {
+
+// Logs once per kernel why it runs whole.
+void whole(_cl_kernel *k, const std::string &why) {
+  static std::set<std::string> said;
+  std::string key = k->name + ": " + why;
+  if (said.insert(key).second)
+    TUTTI_LOG(Info, "kernel '%s' runs whole on one device: %s", k->name.c_str(), why.c_str());
+}
+
+size_t kernelWorkGroupSize(cl_kernel rk, cl_device_id dev) {
+  size_t n = 0;
+  icd(rk).clGetKernelWorkGroupInfo(rk, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr);
+  return n;
+}
+
+}  // namespace
+
+// Plans the split: which devices get which flattened group ranges, and how each
+// buffer argument's bytes come together afterwards. False: run whole.
+bool skmdPlan(Command *cmd) {
+  _cl_kernel *k = cmd->kernel;
+  _cl_context *ctx = cmd->q->ctx;
+  SkmdProgram *sp = skmdProgram(k->program);
+  if (!sp->ok) return whole(k, sp->why), false;
+  auto L = std::make_shared<SkmdLaunch>();
+  size_t nslots = ctx->slots.size();
+  L->slotInfo.assign(nslots, nullptr);
+  std::vector<int> usable;
+  bool knowLimit = sp->groupLimit.count(k->name);
+  size_t &wgLimit = sp->groupLimit[k->name];
+  if (!knowLimit) wgLimit = SIZE_MAX;
+  for (size_t s = 0; s < nslots; ++s) {
+    const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
+    if (!ki) continue;
+    if (!ki->partitionable) return whole(k, ki->whole_reason), false;
+    if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s]) continue;
+    L->slotInfo[s] = ki;
+    if (!L->info) L->info = ki;
+    if (!knowLimit)
+      wgLimit = std::min(wgLimit, kernelWorkGroupSize(sp->kernels[k->name][s], ctx->slots[s].dev->id));
+    usable.push_back(int(s));
+  }
+  if (usable.size() < 2) return whole(k, "fewer than two devices have its partition-ready variant"), false;
+  for (auto &a : cmd->args)
+    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
+      return whole(k, "image arguments live on one device"), false;
+
+  cc::NDRange &nd = L->nd;
+  if (!skmdLaunchShape(cmd, wgLimit, nd, L->scalars))
+    return whole(k, "required work-group size without an explicit local size"), false;
+  uint64_t total = nd.totalGroups();
+  if (total < 2) return false;
+
+  // A written buffer that is reachable through two arguments could not be tracked
+  // per argument: keep such launches whole.
+  std::map<_cl_mem *, int> uses;
+  for (unsigned i = 0; i < cmd->args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) continue;
+    ++uses[rootOf(a.mem)];
+  }
+  for (unsigned i = 0; i < cmd->args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem || i >= L->info->args.size()) continue;
+    const cc::ArgInfo &ai = L->info->args[i];
+    if ((ai.written || ai.atomic) && uses[rootOf(a.mem)] > 1)
+      return whole(k, "a written buffer is passed through more than one argument"), false;
+    if (ai.written && ai.atomic) return whole(k, "a buffer is both stored to and updated atomically"), false;
+  }
+
+  Decision dec = decideSplit(cmd, *L->info, nd, L->scalars, usable);
+  if (dec.groups.size() != nslots) return false;
+  uint64_t first = 0;
+  int parts = 0, only = -1;
+  for (size_t s = 0; s < nslots; ++s)
+    if (dec.groups[s]) ++parts, only = int(s);
+  if (parts < 2) {
+    if (only >= 0) cmd->slot = only;
+    return false;
+  }
+  for (size_t s = 0; s < nslots; ++s) {
+    if (!dec.groups[s]) continue;
+    L->pieces.push_back({int(s), first, dec.groups[s]});
+    first += dec.groups[s];
+  }
+
+  // How each written buffer comes together: disjoint write hulls are concatenated by
+  // the validity tracker; anything else is merged on the host.
+  for (unsigned i = 0; i < cmd->args.size(); ++i) {
+    auto &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem || i >= L->info->args.size()) continue;
+    const cc::ArgInfo &ai = L->info->args[i];
+    if (!ai.written && !ai.atomic) continue;
+    std::vector<Range> hulls;
+    for (auto &p : L->pieces)
+      hulls.push_back(skmdClamp(cc::accessedRange(*L->slotInfo[p.slot], i, cc::AccessMode::Write, nd,
+                                                L->scalars, p.first, p.count),
+                              a.mem));
+    if (ai.atomic || skmdOverlapping(hulls)) {
+      Merge m;
+      m.arg = i;
+      m.root = rootOf(a.mem);
+      m.r = a.mem->range();
+      m.rule = ai.atomic ? ai.combine : cc::AtomicCombine::None;
+      m.width = ai.atomic_width;
+      if (ai.atomic && m.rule == cc::AtomicCombine::None)
+        return whole(k, "its atomics have no combine rule"), false;
+      // Atomic partials start from the same initial content everywhere.
+      m.hull = ai.atomic ? std::vector<Range>(L->pieces.size(), m.r) : hulls;
+      L->merges.push_back(std::move(m));
+    } else {
+      L->concat.push_back({i, hulls});
+    }
+  }
+  cmd->skmd = L;
+  cmd->slot = -1;  // no single device: dependents never chain behind it
+  return true;
+}
+
+}  // namespace tutti

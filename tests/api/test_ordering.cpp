@@ -1,0 +1,112 @@
+// test_ordering.cpp - a command never starts or completes before the events it waits for.
+//
+// Issue 21, item 2: a command on a second queue that waits for a long kernel on the
+// first queue reported CL_RUNNING, and a read Tutti served from host memory reported
+// CL_COMPLETE at once. Each test below reads the dependent command's status first and
+// the kernel's second: whenever the kernel was still unfinished at the second read, the
+// dependent command must not have started at the first.
+#include <vector>
+
+#include "fixture.h"
+
+namespace api {
+namespace {
+
+class Ordering : public ClTest {
+ protected:
+  // Starts a kernel that runs for a good while on `q`; returns its event.
+  cl_event longKernel(cl_command_queue q) {
+    cl_kernel k = commonKernel("spin");
+    const size_t n = 4096;
+    std::vector<int> init(n, 1);
+    cl_mem m = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+    int iters = 400000;
+    EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    EXPECT_CL_OK(clSetKernelArg(k, 1, sizeof iters, &iters));
+    cl_event e = nullptr;
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+    EXPECT_CL_OK(clFlush(q));
+    track(e);
+    return e;
+  }
+
+  static cl_int status(cl_event e) {
+    cl_int s = CL_COMPLETE;
+    EXPECT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr));
+    return s;
+  }
+
+  // The dependent event's status, then the kernel's: fails when the kernel was unfinished
+  // yet the dependent command had already started.
+  void expectNotBefore(cl_event dependent, cl_event kernel, const char *what) {
+    cl_int d = status(dependent);
+    cl_int k = status(kernel);
+    if (k != CL_COMPLETE)
+      EXPECT_GT(d, CL_RUNNING) << what << " started while the kernel it waits for was "
+                               << (k == CL_RUNNING ? "running" : "queued");
+  }
+};
+
+TEST_F(Ordering, ReadOfUnrelatedBufferOnOtherQueueWaitsForKernel) {
+  cl_command_queue q2 = makeQueue();
+  std::vector<int> init(1024, 7), out(1024, 0);
+  cl_mem other = makeBuffer(init.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            init.data());
+  cl_event k = longKernel(queue);
+  cl_event r = nullptr;
+  ASSERT_CL_OK(clEnqueueReadBuffer(q2, other, CL_FALSE, 0, out.size() * sizeof(int), out.data(), 1,
+                                   &k, &r));
+  track(r);
+  expectNotBefore(r, k, "the read");
+  ASSERT_CL_OK(clWaitForEvents(1, &r));
+  EXPECT_EQ(status(k), CL_COMPLETE) << "the read completed before the kernel it waits for";
+  EXPECT_EQ(out, init);
+}
+
+TEST_F(Ordering, MapAndWriteOnOtherQueueWaitForKernel) {
+  cl_command_queue q2 = makeQueue();
+  std::vector<int> init(1024, 3);
+  cl_mem other = makeBuffer(init.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            init.data());
+  cl_event k = longKernel(queue);
+  cl_event w = nullptr, m = nullptr;
+  std::vector<int> five(16, 5);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(q2, other, CL_FALSE, 0, five.size() * sizeof(int), five.data(), 1,
+                                    &k, &w));
+  track(w);
+  cl_int err = CL_SUCCESS;
+  int *p = static_cast<int *>(clEnqueueMapBuffer(q2, other, CL_FALSE, CL_MAP_READ, 0,
+                                                 init.size() * sizeof(int), 1, &k, &m, &err));
+  ASSERT_CL_OK(err);
+  track(m);
+  expectNotBefore(w, k, "the write");
+  expectNotBefore(m, k, "the map");
+  ASSERT_CL_OK(clWaitForEvents(1, &m));
+  EXPECT_EQ(status(k), CL_COMPLETE) << "the map completed before the kernel it waits for";
+  EXPECT_EQ(p[0], 5);
+  EXPECT_EQ(p[1023], 3);
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(q2, other, p, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(q2));
+}
+
+TEST_F(Ordering, KernelOnOtherQueueWaitsForKernel) {
+  cl_command_queue q2 = makeQueue();
+  cl_kernel add = commonKernel("add_one");
+  std::vector<int> init(256, 1), out(256, 0);
+  cl_mem b = makeBuffer(init.size() * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        init.data());
+  ASSERT_CL_OK(clSetKernelArg(add, 0, sizeof b, &b));
+  cl_event k = longKernel(queue);
+  cl_event a = nullptr;
+  size_t n = init.size();
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q2, add, 1, nullptr, &n, nullptr, 1, &k, &a));
+  track(a);
+  ASSERT_CL_OK(clFlush(q2));
+  expectNotBefore(a, k, "the second kernel");
+  ASSERT_CL_OK(clEnqueueReadBuffer(q2, b, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(status(k), CL_COMPLETE);
+  EXPECT_EQ(out, std::vector<int>(256, 2));
+}
+
+}  // namespace
+}  // namespace api

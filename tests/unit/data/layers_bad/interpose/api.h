@@ -1,0 +1,1 @@
+// api.h - the API layer.

@@ -1,0 +1,2 @@
+// high.h - includes the API layer.
+#include "api.h"

@@ -1,0 +1,2 @@
+// low.h - includes a layer above.
+#include "high.h"

@@ -1,0 +1,1 @@
+// stray.cpp - in no layer.
