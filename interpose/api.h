@@ -87,7 +87,4 @@ struct Enqueue {
   }
 };
 
-// Per-context setup: the real contexts and queues of every backing device.
-cl_int createSlots(_cl_context *ctx);
-
 }  // namespace tutti
