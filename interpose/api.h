@@ -13,7 +13,6 @@
 
 #include "backend.h"
 #include "execute.h"
-#include "icd.h"
 #include "info.h"
 #include "log.h"
 #include "staging.h"
