@@ -109,8 +109,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
             continue;
           }
           if (!alias) {
-            ds.dev->counters.d2hBytes += p.size();
-            ++ds.dev->counters.d2hTransfers;
+            ds.dev->counters.record(Transfer::DeviceToHost, p.size());
             traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
           }
           st.hostValid.add(p);
@@ -183,8 +182,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
                 g.size(), clErrorName(*err));
       return true;
     }
-    ds.dev->counters.h2dBytes += g.size();
-    ++ds.dev->counters.h2dTransfers;
+    ds.dev->counters.record(Transfer::HostToDevice, g.size());
     st.devValid[slot].add(g);
   }
   return true;
@@ -401,8 +399,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
                                             out + p.begin, 0, nullptr, block ? nullptr : &e);
     if (err != CL_SUCCESS) break;
-    ds.dev->counters.d2hBytes += p.size();
-    ++ds.dev->counters.d2hTransfers;
+    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
     if (block) {
       traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
       return done();
@@ -429,8 +426,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, p.begin, p.size(),
                                               out + p.begin, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) break;
-    ds.dev->counters.d2hBytes += p.size();
-    ++ds.dev->counters.d2hTransfers;
+    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
   }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
@@ -474,8 +470,7 @@ IssueResult issueWrite(Command *cmd) {
                                                cmd->blocking ? nullptr : &cmd->real);
     cmd->slot = slot;
     if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
-    ds.dev->counters.h2dBytes += r.size();
-    ++ds.dev->counters.h2dTransfers;
+    ds.dev->counters.record(Transfer::HostToDevice, r.size());
     wrote(st, r, slot);
     if (staged && cmd->blocking) return done();
     if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
@@ -514,7 +509,7 @@ IssueResult issueCopy(Command *cmd) {
                                              nullptr, &cmd->real);
       if (err == CL_SUCCESS) {
         wrote(ds, rd, int(s));
-        ++q.dev->counters.deviceCopies;
+        q.dev->counters.record(Transfer::DeviceCopy);
       }
       return issued(cmd, err, "clEnqueueCopyBuffer");
     }
@@ -555,7 +550,7 @@ IssueResult issueFill(Command *cmd) {
                                                   nullptr, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, best);
-      ++q.dev->counters.deviceCopies;
+      q.dev->counters.record(Transfer::DeviceCopy);
     }
     return issued(cmd, err, "clEnqueueFillBuffer");
   }

@@ -414,8 +414,7 @@ cl_int runMerges(Command *cmd) {
                   clErrorName(err));
         return err;
       }
-      ds.dev->counters.d2hBytes += h.size();
-      ++ds.dev->counters.d2hTransfers;
+      ds.dev->counters.record(Transfer::DeviceToHost, h.size());
       traceSpan(ds.dev->index, "d2h", "partial result", t0, nowNs(), h.size());
       const unsigned char *init = m.initial.data() + (h.begin - m.r.begin);
       unsigned char *dst = home + h.begin;

@@ -160,7 +160,7 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
   }
   *err = settleAll(*st, e);
   if (*err == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += n;
+    s.dev->counters.record(Transfer::Staged, n);
     traceSpan(s.dev->index, "h2d", "staged write", t0, nowNs(), n);
   }
   return true;
@@ -204,7 +204,7 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
   if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   *err = e;
   if (e == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += done;
+    s.dev->counters.record(Transfer::Staged, done);
     traceSpan(s.dev->index, "h2d", "staged write (async)", t0, nowNs(), done);
   } else {
     settleAll(*st, e);
@@ -236,7 +236,7 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
   }
   *err = settleAll(*st, e);
   if (*err == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += n;
+    s.dev->counters.record(Transfer::Staged, n);
     traceSpan(s.dev->index, "d2h", "staged read", t0, nowNs(), n);
   }
   return true;
