@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "execute.h"
 #include "icd.h"
+#include "real_event.h"
 #include "log.h"
 #include "objects.h"
 #include "settings.h"
@@ -32,7 +33,7 @@ struct Staging {
   struct Region {
     cl_mem buf = nullptr;
     char *p = nullptr;
-    cl_event busy = nullptr;  // the DMA last issued on this region
+    RealEvent busy;  // the DMA last issued on this region
   };
   std::vector<Region> regions;
   size_t regionBytes = 0;
@@ -65,7 +66,7 @@ void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label) 
     r.p = static_cast<char *>(d.clEnqueueMapBuffer(st->mapQueue, r.buf, CL_TRUE,
                                                    CL_MAP_READ | CL_MAP_WRITE, 0, st->regionBytes,
                                                    0, nullptr, nullptr, &err));
-    st->regions.push_back(r);
+    st->regions.push_back(std::move(r));
   }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Info, "%s: no pinned staging memory (%s); large copies use the driver's path",
@@ -95,9 +96,8 @@ void copyParts(char *dst, const char *src, size_t n) { hostCopy(dst, src, n, 256
 
 cl_int settle(Staging::Region &r) {
   if (!r.busy) return CL_SUCCESS;
-  cl_int err = icd(r.busy).clWaitForEvents(1, &r.busy);
-  icd(r.busy).clReleaseEvent(r.busy);
-  r.busy = nullptr;
+  cl_int err = r.busy.wait();
+  r.busy.reset();
   return err;
 }
 
@@ -155,7 +155,7 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
     if ((e = settle(r)) != CL_SUCCESS) break;
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
     if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   }
   *err = settleAll(*st, e);
@@ -183,13 +183,13 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
     Staging::Region &r = st->regions[st->next];
     if (r.busy) {
       cl_int status = CL_QUEUED;
-      e = icd(r.busy).clGetEventInfo(r.busy, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+      e = icd(r.busy.get()).clGetEventInfo(r.busy.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
       if (e != CL_SUCCESS || status > CL_COMPLETE) break;
       if ((e = settle(r)) != CL_SUCCESS) break;
     }
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
     if (e != CL_SUCCESS) break;
     done += len;
     prev = &r;
@@ -200,7 +200,7 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
     e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, n - done, in + done, 0,
                                           nullptr, last);
   else if (e == CL_SUCCESS)
-    e = icd(prev->busy).clRetainEvent(*last = prev->busy);
+    e = prev->busy.retainInto(last);
   if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   *err = e;
   if (e == CL_SUCCESS) {
@@ -223,7 +223,7 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
   auto issue = [&](size_t k) {
     size_t len = std::min(round, n - k * round);
     Staging::Region &r = st->regions[k % nreg];
-    e = icd(s.queue).clEnqueueReadBuffer(s.queue, b, CL_FALSE, off + k * round, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueReadBuffer(s.queue, b, CL_FALSE, off + k * round, len, r.p, 0, nullptr, r.busy.out());
     if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   };
   size_t issued = 0;
