@@ -14,7 +14,6 @@
 #include "backend.h"
 #include "memory.h"
 #include "placement.h"
-#include "icd.h"
 #include "info.h"
 #include "log.h"
 #include "staging.h"
@@ -87,8 +86,5 @@ struct Enqueue {
     c->mems.push_back(m);
   }
 };
-
-// Per-context setup: the real contexts and queues of every backing device.
-cl_int createSlots(_cl_context *ctx);
 
 }  // namespace tutti

@@ -1,5 +1,6 @@
 // api_context.cpp - contexts: one virtual context holds a real context per device.
 #include "api.h"
+#include "slots.h"
 
 using namespace tutti;
 
@@ -9,28 +10,6 @@ cl_int checkDeviceList(cl_uint n, const cl_device_id *list) {
   if ((n == 0) != (list == nullptr)) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < n; ++i)
     if (!validDevice(list[i])) return CL_INVALID_DEVICE;
-  return CL_SUCCESS;
-}
-
-cl_int createSlots(_cl_context *ctx) {
-  for (BackingDevice *d : backend().devices()) {
-    DeviceSlot s;
-    s.dev = d;
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, cl_context_properties(d->platform), 0};
-    cl_int err = CL_SUCCESS;
-    s.ctx = icd(d->platform).clCreateContext(props, 1, &d->id, nullptr, nullptr, &err);
-    if (s.ctx && err == CL_SUCCESS)
-      s.queue = icd(s.ctx).clCreateCommandQueue(s.ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
-    if (err != CL_SUCCESS) {
-      TUTTI_LOG(Error, "%s: cannot create a context and queue: %s", d->label().c_str(),
-                clErrorName(err));
-      if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
-      return err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
-    }
-    ctx->slots.push_back(s);
-  }
-  ctx->zeroCopy = pickZeroCopySlot(ctx);
-  for (size_t i = 0; i < ctx->slots.size(); ++i) startStaging(ctx, int(i));
   return CL_SUCCESS;
 }
 
@@ -77,10 +56,6 @@ cl_context makeContext(const cl_context_properties *props,
   ctx->notifyData = user;
   err = createSlots(ctx);
   if (err != CL_SUCCESS) {
-    for (auto &s : ctx->slots) {
-      icd(s.queue).clReleaseCommandQueue(s.queue);
-      icd(s.ctx).clReleaseContext(s.ctx);
-    }
     delete ctx;
     return setErr(errcode, err), nullptr;
   }

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "api.h"
+#include "backend_kernel.h"
 
 using namespace tutti;
 
@@ -62,28 +63,13 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
     if (global && offset && global[i] + offset[i] < global[i]) return CL_INVALID_GLOBAL_OFFSET;
   for (size_t i = 0; i < k->args.size(); ++i)
     if (k->args[i].kind == ArgValue::Unset) return CL_INVALID_KERNEL_ARGS;
-  size_t reqd[3] = {0, 0, 0};
-  {
-    cl_kernel rk = nullptr;
-    int slot = 0;
-    for (size_t s = 0; s < k->real.size(); ++s)
-      if (k->real[s]) { rk = k->real[s]; slot = int(s); break; }
-    icd(rk).clGetKernelWorkGroupInfo(rk, q->ctx->slots[slot].dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                     sizeof reqd, reqd, nullptr);
-  }
+  size_t reqd[3];
+  compileWorkGroupSize(k, reqd);
   // Since OpenCL 2.0 a NULL local size with reqd_work_group_size means that size; some
   // drivers still reject NULL there, so Tutti passes it explicitly.
   if (reqd[0] && !local) local = reqd;
   if (local) {
-    size_t wg = 0, items[3] = {0, 0, 0};
-    wg = SIZE_MAX;
-    for (size_t s = 0; s < k->real.size(); ++s) {
-      if (!k->real[s]) continue;
-      size_t x = 0;
-      icd(k->real[s]).clGetKernelWorkGroupInfo(k->real[s], q->ctx->slots[s].dev->id,
-                                               CL_KERNEL_WORK_GROUP_SIZE, sizeof x, &x, nullptr);
-      wg = std::min(wg, x);
-    }
+    size_t wg = maxWorkGroupSize(k), items[3] = {0, 0, 0};
     virtualDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, nullptr);
     size_t total = 1;
     bool uniform = true;

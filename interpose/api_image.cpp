@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api.h"
+#include "backend_image.h"
 
 using namespace tutti;
 
@@ -129,7 +130,7 @@ cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags fl
     if (!rd.mem_object) return setErr(errcode, err), nullptr;
     realFlags &= ~cl_mem_flags(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   }
-  cl_mem real = icd(s.ctx).clCreateImage(s.ctx, realFlags, fmt, &rd, hostPtr, &err);
+  cl_mem real = realCreateImage(s, realFlags, fmt, &rd, hostPtr, &err);
   if (err != CL_SUCCESS) return setErr(errcode, err), nullptr;
   auto *m = new _cl_mem();
   m->ctx = ctx;
@@ -151,7 +152,7 @@ cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags fl
     runtime().retain(root);
     runtime().retain(buf);  // CL_MEM_ASSOCIATED_MEMOBJECT stays valid while the image lives
   } else {
-    icd(real).clGetMemObjectInfo(real, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+    m->size = realMemSize(real);
   }
   runtime().retain(ctx);
   runtime().add(m, ObjType::Mem);
@@ -227,7 +228,7 @@ TUTTI_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_f
     return CL_SUCCESS;
   }
   DeviceSlot &s = ctx->slots[slot];
-  return icd(s.ctx).clGetSupportedImageFormats(s.ctx, flags, type, n, formats, num);
+  return realSupportedImageFormats(s, flags, type, n, formats, num);
 }
 
 TUTTI_API cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value,
@@ -240,7 +241,7 @@ TUTTI_API cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_
                     value, ret);
     case CL_IMAGE_FORMAT: return answer(m->format, size, value, ret);
     case CL_IMAGE_ELEMENT_SIZE: return answer(m->elementSize, size, value, ret);
-    default: return icd(m->realImage).clGetImageInfo(m->realImage, param, size, value, ret);
+    default: return realImageInfo(m->realImage, param, size, value, ret);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "api.h"
+#include "backend_kernel.h"
 
 using namespace tutti;
 
@@ -27,21 +28,6 @@ size_t builtinTypeSize(std::string t) {
   return 0;
 }
 
-template <typename T>
-T kernelArgInfo(cl_kernel rk, cl_uint i, cl_kernel_arg_info p, T fallback) {
-  T v{};
-  return icd(rk).clGetKernelArgInfo(rk, i, p, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
-}
-
-std::string kernelArgString(cl_kernel rk, cl_uint i, cl_kernel_arg_info p) {
-  size_t n = 0;
-  if (icd(rk).clGetKernelArgInfo(rk, i, p, 0, nullptr, &n) != CL_SUCCESS || !n) return "";
-  std::string s(n, '\0');
-  icd(rk).clGetKernelArgInfo(rk, i, p, n, &s[0], nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
 // Size of a by-value argument type only the compiler knows (structs, typedefs), or 0
 // when it cannot be learned. Some drivers accept any size for such arguments, so Tutti
 // asks the compiler: a probe kernel's required work-group size encodes sizeof(type).
@@ -56,32 +42,8 @@ size_t probedTypeSize(_cl_kernel *k, cl_uint arg) {
   size_t slot = 0;
   while (slot < k->real.size() && !k->real[slot]) ++slot;
   if (slot == k->real.size()) return 0;
-  DeviceSlot &ds = p->ctx->slots[slot];
-  std::string sz = "sizeof(" + type + ")";
-  std::string src = p->source + "\n__kernel __attribute__((reqd_work_group_size(1 + " + sz +
-                    " % 1024, 1 + " + sz + " / 1024, 1))) void tutti_sizeof_probe(void) {}\n";
-  const char *text = src.c_str();
-  cl_int err = CL_SUCCESS;
-  size_t size = 0;
-  cl_program probe = icd(ds.ctx).clCreateProgramWithSource(ds.ctx, 1, &text, nullptr, &err);
-  if (probe && icd(probe).clBuildProgram(probe, 1, &ds.dev->id, p->options.c_str(), nullptr,
-                                         nullptr) == CL_SUCCESS) {
-    cl_kernel pk = icd(probe).clCreateKernel(probe, "tutti_sizeof_probe", &err);
-    size_t wg[3] = {0, 0, 0};
-    if (pk && icd(pk).clGetKernelWorkGroupInfo(pk, ds.dev->id, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                               sizeof wg, wg, nullptr) == CL_SUCCESS &&
-        wg[0] && wg[1])
-      size = (wg[0] - 1) + (wg[1] - 1) * 1024;
-    if (pk) icd(pk).clReleaseKernel(pk);
-  }
-  if (probe) icd(probe).clReleaseProgram(probe);
+  size_t size = probeTypeSize(p->ctx->slots[slot], p->source, p->options, type);
   return cache[key] = size;
-}
-
-cl_kernel firstReal(const _cl_kernel *k) {
-  for (cl_kernel r : k->real)
-    if (r) return r;
-  return nullptr;
 }
 
 _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
@@ -94,7 +56,7 @@ _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
     const ProgramSlot &s = p->slots[i];
     if (!s.prog || s.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
     cl_int err = CL_SUCCESS;
-    cl_kernel rk = icd(s.prog).clCreateKernel(s.prog, name, &err);
+    cl_kernel rk = realCreateKernel(s.prog, name, &err);
     if (err == CL_SUCCESS) k->real[i] = rk;
     else lastErr = err;
   }
@@ -104,33 +66,18 @@ _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
     setErr(errcode, lastErr == CL_INVALID_KERNEL_DEFINITION ? lastErr : CL_INVALID_KERNEL_NAME);
     return nullptr;
   }
-  cl_uint n = 0;
-  icd(rk).clGetKernelInfo(rk, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+  cl_uint n = realKernelNumArgs(rk);
   k->args.resize(n);
   k->argInfo.resize(n);
   // Argument info may be missing on some drivers (programs from clLinkProgram): ask
   // every real kernel before settling for none (empty type names, see clSetKernelArg).
   for (cl_kernel r : k->real)
-    if (r && n && !kernelArgString(r, 0, CL_KERNEL_ARG_TYPE_NAME).empty()) {
+    if (r && n && !realKernelArgTypeName(r, 0).empty()) {
       rk = r;
       break;
     }
-  for (cl_uint i = 0; i < n; ++i) {
-    ArgInfo &a = k->argInfo[i];
-    a.addr = kernelArgInfo<cl_kernel_arg_address_qualifier>(rk, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                            CL_KERNEL_ARG_ADDRESS_PRIVATE);
-    a.access = kernelArgInfo<cl_kernel_arg_access_qualifier>(rk, i, CL_KERNEL_ARG_ACCESS_QUALIFIER,
-                                                             CL_KERNEL_ARG_ACCESS_NONE);
-    a.typeQual = kernelArgInfo<cl_kernel_arg_type_qualifier>(rk, i, CL_KERNEL_ARG_TYPE_QUALIFIER, 0);
-    a.typeName = kernelArgString(rk, i, CL_KERNEL_ARG_TYPE_NAME);
-    a.name = kernelArgString(rk, i, CL_KERNEL_ARG_NAME);
-  }
-  size_t an = 0;
-  if (icd(rk).clGetKernelInfo(rk, CL_KERNEL_ATTRIBUTES, 0, nullptr, &an) == CL_SUCCESS && an) {
-    k->attributes.assign(an, '\0');
-    icd(rk).clGetKernelInfo(rk, CL_KERNEL_ATTRIBUTES, an, &k->attributes[0], nullptr);
-    while (!k->attributes.empty() && k->attributes.back() == '\0') k->attributes.pop_back();
-  }
+  for (cl_uint i = 0; i < n; ++i) k->argInfo[i] = realKernelArgInfo(rk, i);
+  k->attributes = realKernelAttributes(rk);
   ++p->kernelsAttached;
   runtime().retain(p);
   runtime().add(k, ObjType::Kernel);
@@ -243,7 +190,7 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     if (expect && size != expect) return CL_INVALID_ARG_SIZE;
     // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);
-    cl_int err = icd(rk).clSetKernelArg(rk, i, size, value);
+    cl_int err = realSetKernelArg(rk, i, size, value);
     if (err != CL_SUCCESS) return err;
     v.kind = ArgValue::Bytes;
     v.bytes.assign(static_cast<const unsigned char *>(value),
@@ -317,13 +264,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
   };
   switch (param) {
     case CL_KERNEL_WORK_GROUP_SIZE: {
-      size_t v = SIZE_MAX;
-      each([&](cl_kernel rk, BackingDevice *bd) {
-        size_t x = 0;
-        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof x, &x, nullptr);
-        v = std::min(v, x);
-      });
-      return answer(v, size, value, ret);
+      return answer(maxWorkGroupSize(k), size, value, ret);
     }
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
       size_t v = 1;
@@ -331,7 +272,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
       each([&](cl_kernel rk, BackingDevice *bd) {
         if (bd->strength() <= best) return;
         best = bd->strength();
-        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof v, &v, nullptr);
+        realWorkGroupInfo(rk, bd->id, param, sizeof v, &v);
       });
       return answer(v, size, value, ret);
     }
@@ -344,20 +285,16 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
         if (param == CL_KERNEL_LOCAL_MEM_SIZE)
           for (cl_uint i = 0; i < k->args.size(); ++i)
             if (k->args[i].kind == ArgValue::Local)
-              icd(rk).clSetKernelArg(rk, i, k->args[i].localSize, nullptr);
+              realSetKernelArg(rk, i, k->args[i].localSize, nullptr);
         cl_ulong x = 0;
-        icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof x, &x, nullptr);
+        realWorkGroupInfo(rk, bd->id, param, sizeof x, &x);
         v = std::max(v, x);
       });
       return answer(v, size, value, ret);
     }
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-      size_t v[3] = {0, 0, 0};
-      cl_kernel rk = firstReal(k);
-      BackingDevice *bd = nullptr;
-      for (size_t s = 0; s < k->real.size(); ++s)
-        if (k->real[s] == rk) bd = ctx->slots[s].dev;
-      icd(rk).clGetKernelWorkGroupInfo(rk, bd->id, param, sizeof v, v, nullptr);
+      size_t v[3];
+      compileWorkGroupSize(k, v);
       return answerBytes(v, sizeof v, size, value, ret);
     }
     case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // custom devices only

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "api.h"
+#include "backend_program.h"
 #include "program_binary.h"
 #include "skmd.h"
 
@@ -20,42 +21,12 @@ std::string realOptions(const std::string &app) {
   return app.empty() ? "-cl-kernel-arg-info" : app + " -cl-kernel-arg-info";
 }
 
-std::string slotLog(cl_program p, cl_device_id d) {
-  size_t n = 0;
-  if (icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) != CL_SUCCESS || !n)
-    return "";
-  std::string s(n, '\0');
-  icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, &s[0], nullptr);
-  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
-  return s;
-}
-
-cl_program_binary_type slotBinaryType(cl_program p, cl_device_id d) {
-  cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
-  icd(p).clGetProgramBuildInfo(p, d, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, nullptr);
-  return t;
-}
-
 void refreshKernelNames(_cl_program *p) {
   p->kernelNames.clear();
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
     if (!s.prog || s.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
-    size_t n = 0;
-    if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &n) != CL_SUCCESS)
-      continue;
-    std::string names(n, '\0');
-    icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_KERNEL_NAMES, n, &names[0], nullptr);
-    while (!names.empty() && names.back() == '\0') names.pop_back();
-    size_t start = 0;
-    while (start <= names.size() && !names.empty()) {
-      size_t end = names.find(';', start);
-      std::string k = names.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      if (!k.empty()) p->kernelNames.push_back(k);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-    return;
+    if (realKernelNames(s.prog, p->kernelNames)) return;
   }
 }
 
@@ -77,11 +48,7 @@ _cl_program *newProgram(cl_context ctx) {
 void createFromSource(_cl_program *p) {
   for (size_t i = 0; i < p->slots.size(); ++i) {
     if (p->slots[i].prog) continue;
-    cl_context c = p->ctx->slots[i].ctx;
-    const char *src = p->source.c_str();
-    cl_int err = CL_SUCCESS;
-    p->slots[i].prog = icd(c).clCreateProgramWithSource(c, 1, &src, nullptr, &err);
-    if (err != CL_SUCCESS) p->slots[i].prog = nullptr;
+    p->slots[i].prog = realProgramWithSource(p->ctx->slots[i].ctx, p->source);
   }
 }
 
@@ -173,12 +140,7 @@ TUTTI_API cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_ui
     BackingDevice *d = ctx->slots[i].dev;
     for (auto &e : pb.entries) {
       if (e.deviceKey != deviceKey(d) || e.bytes.empty()) continue;
-      const unsigned char *b = e.bytes.data();
-      size_t len = e.bytes.size();
-      cl_int st = CL_SUCCESS;
-      cl_context c = ctx->slots[i].ctx;
-      cl_program rp = icd(c).clCreateProgramWithBinary(c, 1, &d->id, &len, &b, &st, &err);
-      if (rp && err == CL_SUCCESS) {
+      if (cl_program rp = realProgramWithBinary(ctx->slots[i].ctx, d->id, e.bytes)) {
         p->slots[i].prog = rp;
         p->slots[i].binaryType = e.binaryType;
       }
@@ -262,15 +224,14 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
   std::string opts = realOptions(p->options);
   std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
   forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
-    res[i] = rp ? icd(rp).clBuildProgram(rp, 1, &d, opts.c_str(), nullptr, nullptr)
-                : CL_INVALID_PROGRAM;
+    res[i] = rp ? realBuild(rp, d, opts) : CL_INVALID_PROGRAM;
   });
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
     cl_device_id d = p->ctx->slots[i].dev->id;
-    s.log = s.prog ? slotLog(s.prog, d) : "";
+    s.log = s.prog ? realBuildLog(s.prog, d) : "";
     s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
     if (res[i] == CL_SUCCESS) any = true;
@@ -318,16 +279,14 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
     for (cl_uint h = 0; h < numHeaders; ++h) hdr[i].push_back(headers[h]->slots[i].prog);
   std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
   forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
-    res[i] = rp ? icd(rp).clCompileProgram(rp, 1, &d, opts.c_str(), numHeaders,
-                                           numHeaders ? hdr[i].data() : nullptr,
-                                           numHeaders ? headerNames : nullptr, nullptr, nullptr)
+    res[i] = rp ? realCompile(rp, d, opts, numHeaders, hdr[i].data(), headerNames)
                 : CL_INVALID_PROGRAM;
   });
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
-    s.log = s.prog ? slotLog(s.prog, p->ctx->slots[i].dev->id) : "";
+    s.log = s.prog ? realBuildLog(s.prog, p->ctx->slots[i].dev->id) : "";
     s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
     any |= res[i] == CL_SUCCESS;
@@ -369,15 +328,10 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
     for (cl_uint k = 0; k < numInputs; ++k)
       if (inputs[k]->slots[i].prog) in[i].push_back(inputs[k]->slots[i].prog);
   forEachSlotUnlocked(lock, p, [&](size_t i, cl_program, cl_device_id d) {
-    cl_context c = ctx->slots[i].ctx;
     if (in[i].size() != numInputs) { res[i] = CL_INVALID_PROGRAM; return; }
     cl_int e = CL_SUCCESS;
-    cl_program lp = icd(c).clLinkProgram(c, 1, &d, opts.c_str(), numInputs, in[i].data(), nullptr,
-                                         nullptr, &e);
     // -cl-kernel-arg-info is a compile option; a driver may refuse it when linking.
-    if (e == CL_INVALID_LINKER_OPTIONS && opts != p->options)
-      lp = icd(c).clLinkProgram(c, 1, &d, p->options.c_str(), numInputs, in[i].data(), nullptr,
-                                nullptr, &e);
+    cl_program lp = realLink(ctx->slots[i].ctx, d, opts, p->options, in[i], &e);
     res[i] = e;
     p->slots[i].prog = lp;
   });
@@ -385,7 +339,7 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
-    s.log = s.prog ? slotLog(s.prog, ctx->slots[i].dev->id) : "";
+    s.log = s.prog ? realBuildLog(s.prog, ctx->slots[i].dev->id) : "";
     bool ok = res[i] == CL_SUCCESS && s.prog;
     s.status = ok ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = ok ? (library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
@@ -423,18 +377,10 @@ TUTTI_API cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info para
       for (size_t i = 0; i < p->slots.size(); ++i) {
         ProgramSlot &s = p->slots[i];
         if (!s.prog || s.binaryType == CL_PROGRAM_BINARY_TYPE_NONE) continue;
-        size_t bs = 0;
-        if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, nullptr) !=
-                CL_SUCCESS || !bs)
-          continue;
         ProgramBinary::Entry e;
         e.deviceKey = deviceKey(p->ctx->slots[i].dev);
         e.binaryType = uint32_t(s.binaryType);
-        e.bytes.resize(bs);
-        unsigned char *ptr = e.bytes.data();
-        if (icd(s.prog).clGetProgramInfo(s.prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) ==
-            CL_SUCCESS)
-          pb.entries.push_back(std::move(e));
+        if (realBinary(s.prog, e.bytes)) pb.entries.push_back(std::move(e));
       }
       // No device has a binary yet (never built): the spec's size for that is 0.
       std::vector<unsigned char> bytes;
@@ -493,8 +439,7 @@ TUTTI_API cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d,
       size_t total = 0;
       for (size_t i = 0; i < p->slots.size(); ++i)
         if (p->slots[i].prog && p->slots[i].binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
-          icd(p->slots[i].prog).clGetProgramBuildInfo(p->slots[i].prog, p->ctx->slots[i].dev->id,
-                                                       param, sizeof total, &total, nullptr);
+          total = realGlobalVariableTotalSize(p->slots[i].prog, p->ctx->slots[i].dev->id);
           break;
         }
       return A(total);

@@ -8,6 +8,9 @@
 
 namespace tutti {
 
+// What a transfer was, for Counters::record.
+enum class Transfer { HostToDevice, DeviceToHost, DeviceCopy, Staged };
+
 struct Counters {
   std::atomic<uint64_t> h2dBytes{0}, d2hBytes{0}, h2dTransfers{0}, d2hTransfers{0};
   std::atomic<uint64_t> kernels{0}, kernelNs{0}, deviceCopies{0}, splitPieces{0};
@@ -16,6 +19,17 @@ struct Counters {
   void reset() {
     h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = workItems = 0;
     stagedBytes = 0;
+  }
+  // Records one transfer, so no call site updates the fields by hand: h2d and d2h add
+  // their bytes and one transfer, a device copy counts one copy (bytes not kept), and
+  // staged adds bytes of an h2d or d2h that was (or will be) recorded on its own.
+  void record(Transfer t, uint64_t bytes = 0) {
+    switch (t) {
+      case Transfer::HostToDevice: h2dBytes += bytes, ++h2dTransfers; break;
+      case Transfer::DeviceToHost: d2hBytes += bytes, ++d2hTransfers; break;
+      case Transfer::DeviceCopy: ++deviceCopies; break;
+      case Transfer::Staged: stagedBytes += bytes; break;
+    }
   }
 };
 

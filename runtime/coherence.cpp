@@ -97,8 +97,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
             continue;
           }
           if (!alias) {
-            ds.dev->counters.d2hBytes += p.size();
-            ++ds.dev->counters.d2hTransfers;
+            ds.dev->counters.record(Transfer::DeviceToHost, p.size());
             traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
           }
           st.hostValid.add(p);
@@ -171,8 +170,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
                 g.size(), clErrorName(*err));
       return true;
     }
-    ds.dev->counters.h2dBytes += g.size();
-    ++ds.dev->counters.h2dTransfers;
+    ds.dev->counters.record(Transfer::HostToDevice, g.size());
     st.devValid[slot].add(g);
   }
   return true;

@@ -136,8 +136,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
                                             out + p.begin, 0, nullptr, block ? nullptr : &e);
     if (err != CL_SUCCESS) break;
-    ds.dev->counters.d2hBytes += p.size();
-    ++ds.dev->counters.d2hTransfers;
+    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
     if (block) {
       traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
       return done();
@@ -164,8 +163,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, p.begin, p.size(),
                                               out + p.begin, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) break;
-    ds.dev->counters.d2hBytes += p.size();
-    ++ds.dev->counters.d2hTransfers;
+    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
   }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
@@ -209,8 +207,7 @@ IssueResult issueWrite(Command *cmd) {
                                                cmd->blocking ? nullptr : &cmd->real);
     cmd->slot = slot;
     if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
-    ds.dev->counters.h2dBytes += r.size();
-    ++ds.dev->counters.h2dTransfers;
+    ds.dev->counters.record(Transfer::HostToDevice, r.size());
     wrote(st, r, slot);
     if (staged && cmd->blocking) return done();
     if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
@@ -249,7 +246,7 @@ IssueResult issueCopy(Command *cmd) {
                                              nullptr, &cmd->real);
       if (err == CL_SUCCESS) {
         wrote(ds, rd, int(s));
-        ++q.dev->counters.deviceCopies;
+        q.dev->counters.record(Transfer::DeviceCopy);
       }
       return issued(cmd, err, "clEnqueueCopyBuffer");
     }
@@ -290,7 +287,7 @@ IssueResult issueFill(Command *cmd) {
                                                   nullptr, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, best);
-      ++q.dev->counters.deviceCopies;
+      q.dev->counters.record(Transfer::DeviceCopy);
     }
     return issued(cmd, err, "clEnqueueFillBuffer");
   }

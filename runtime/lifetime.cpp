@@ -3,7 +3,7 @@
 
 #include "icd.h"
 #include "memory.h"
-#include "staging.h"
+#include "slots.h"
 
 namespace tutti {
 
@@ -63,14 +63,7 @@ void destroyQueue(Runtime &rt, _cl_command_queue *q) {
 }
 
 void destroyContext(Runtime &rt, _cl_context *c) {
-  for (auto &s : c->slots) {
-    stopStaging(s);
-    if (s.queue) {
-      icd(s.queue).clFinish(s.queue);
-      icd(s.queue).clReleaseCommandQueue(s.queue);
-    }
-    if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
-  }
+  releaseSlots(c);
   auto cbs = c->destructorCallbacks;
   cl_context handle = c;
   delete c;

@@ -161,8 +161,7 @@ cl_int createStore(_cl_mem *m, void *hostPtr) {
       err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
                                                nullptr, nullptr);
     if (b && err == CL_SUCCESS) {
-      ds.dev->counters.h2dBytes += m->size;
-      ++ds.dev->counters.h2dTransfers;
+      ds.dev->counters.record(Transfer::HostToDevice, m->size);
       st->devValid[slot].add({0, m->size});
       return CL_SUCCESS;
     }

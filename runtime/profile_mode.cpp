@@ -20,6 +20,7 @@
 #include "issue.h"
 #include "memory.h"
 #include "icd.h"
+#include "real_event.h"
 #include "log.h"
 #include "profile_store.h"
 #include "settings.h"
@@ -101,30 +102,29 @@ bool bindScratch(Command *cmd, Bench &b) {
 // Seconds for the flattened groups [0, n) on b's device, first start to last end.
 double runGroups(Bench &b, const cc::NDRange &nd, uint64_t n) {
   const cl_icd_dispatch &d = icd(b.k);
-  std::vector<cl_event> evs;
+  std::vector<RealEvent> evs;
   cl_int err = CL_SUCCESS;
   for (const cc::SubLaunch &s : cc::planPartialLaunch(nd, 0, n)) {
     for (unsigned i = 0; i < cc::kAbiArgs && err == CL_SUCCESS; ++i)
       err = d.clSetKernelArg(b.k, b.nargs + i, sizeof(cl_ulong), &s.abi[i]);
     size_t g[3], l[3];
     for (unsigned j = 0; j < 3; ++j) g[j] = size_t(s.global_size[j]), l[j] = size_t(s.local_size[j]);
-    cl_event e = nullptr;
+    RealEvent e;
     if (err == CL_SUCCESS)
-      err = d.clEnqueueNDRangeKernel(b.ds->queue, b.k, s.work_dim, nullptr, g, l, 0, nullptr, &e);
+      err = d.clEnqueueNDRangeKernel(b.ds->queue, b.k, s.work_dim, nullptr, g, l, 0, nullptr, e.out());
     if (err != CL_SUCCESS) break;
-    evs.push_back(e);
+    evs.push_back(std::move(e));
   }
   double secs = -1;
-  if (err == CL_SUCCESS && !evs.empty() && d.clWaitForEvents(cl_uint(evs.size()), evs.data()) == CL_SUCCESS) {
+  if (err == CL_SUCCESS && !evs.empty() && waitAll(evs) == CL_SUCCESS) {
     cl_ulong start = 0, end = 0;
-    if (d.clGetEventProfilingInfo(evs.front(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
+    if (d.clGetEventProfilingInfo(evs.front().get(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
             CL_SUCCESS &&
-        d.clGetEventProfilingInfo(evs.back(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
+        d.clGetEventProfilingInfo(evs.back().get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
             CL_SUCCESS &&
         end >= start)
       secs = double(end - start) * 1e-9;
   }
-  for (cl_event e : evs) d.clReleaseEvent(e);
   return secs;
 }
 

@@ -108,21 +108,17 @@ cl_int launchPiece(Command *cmd, Piece &p) {
       err = d.clSetKernelArg(rk, base + i, sizeof(cl_ulong), &s.abi[i]);
     size_t g[3], l[3];
     for (unsigned j = 0; j < 3; ++j) g[j] = size_t(s.global_size[j]), l[j] = size_t(s.local_size[j]);
-    cl_event e = nullptr;
+    RealEvent e;
     if (err == CL_SUCCESS)
       err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, s.work_dim, nullptr, g, l, 0,
-                                                 nullptr, &e);
+                                                 nullptr, e.out());
     if (err != CL_SUCCESS) break;
-    if (!p.firstEv) {
-      p.firstEv = e;
-    } else {
-      if (p.lastEv) icd(p.lastEv).clReleaseEvent(p.lastEv);
-      p.lastEv = e;
-    }
+    (p.firstEv ? p.lastEv : p.firstEv) = std::move(e);
   }
   if (err == CL_SUCCESS && !p.lastEv) {
-    p.lastEv = p.firstEv;
-    icd(p.lastEv).clRetainEvent(p.lastEv);
+    cl_event first = nullptr;
+    p.firstEv.retainInto(&first);
+    p.lastEv.reset(first);
   }
   return err;
 }
@@ -170,8 +166,7 @@ cl_int runMerges(Command *cmd) {
                   clErrorName(err));
         return err;
       }
-      ds.dev->counters.d2hBytes += h.size();
-      ++ds.dev->counters.d2hTransfers;
+      ds.dev->counters.record(Transfer::DeviceToHost, h.size());
       traceSpan(ds.dev->index, "d2h", "partial result", t0, nowNs(), h.size());
       const unsigned char *init = m.initial.data() + (h.begin - m.r.begin);
       unsigned char *dst = home + h.begin;
@@ -228,7 +223,7 @@ IssueResult issueSplit(Command *cmd) {
   }
   // Pieces already enqueued must finish before the command reports failure.
   int launched = 0;
-  for (Piece &p : L.pieces) launched += p.lastEv != nullptr;
+  for (Piece &p : L.pieces) launched += bool(p.lastEv);
   if (err != CL_SUCCESS && launched == 0) {
     out = {IssueResult::Done, err};
     return out;
@@ -245,7 +240,7 @@ IssueResult issueSplit(Command *cmd) {
   }
   L.outstanding = launched;
   for (Piece &p : L.pieces)
-    if (p.lastEv) icd(p.lastEv).clSetEventCallback(p.lastEv, CL_COMPLETE, onPiece, cmd);
+    if (p.lastEv) icd(p.lastEv.get()).clSetEventCallback(p.lastEv.get(), CL_COMPLETE, onPiece, cmd);
   for (Piece &p : L.pieces) {
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
     icd(ds.queue).clFlush(ds.queue);
@@ -267,18 +262,18 @@ cl_int collectSkmd(Command *cmd) {
   for (Piece &p : L.pieces) {
     if (!p.lastEv) continue;
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
-    const cl_icd_dispatch &d = icd(p.lastEv);
+    const cl_icd_dispatch &d = icd(p.lastEv.get());
     cl_int st = CL_COMPLETE;
-    d.clGetEventInfo(p.lastEv, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    d.clGetEventInfo(p.lastEv.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
     if (st < 0) {
       TUTTI_LOG(Error, "%s: a piece of '%s' failed on the device: %s", ds.dev->label().c_str(),
                 cmd->kernel->name.c_str(), clErrorName(st));
       status = st;
     }
     cl_ulong start = 0, end = 0;
-    if (d.clGetEventProfilingInfo(p.firstEv, CL_PROFILING_COMMAND_START, sizeof start, &start,
+    if (d.clGetEventProfilingInfo(p.firstEv.get(), CL_PROFILING_COMMAND_START, sizeof start, &start,
                                   nullptr) == CL_SUCCESS &&
-        d.clGetEventProfilingInfo(p.lastEv, CL_PROFILING_COMMAND_END, sizeof end, &end,
+        d.clGetEventProfilingInfo(p.lastEv.get(), CL_PROFILING_COMMAND_END, sizeof end, &end,
                                   nullptr) == CL_SUCCESS &&
         end >= start) {
       uint64_t a, b;
@@ -292,9 +287,8 @@ cl_int collectSkmd(Command *cmd) {
     ++ds.dev->counters.kernels;
     ++ds.dev->counters.splitPieces;
     ds.dev->counters.workItems += p.count * groupItems;
-    icd(p.firstEv).clReleaseEvent(p.firstEv);
-    icd(p.lastEv).clReleaseEvent(p.lastEv);
-    p.firstEv = p.lastEv = nullptr;
+    p.firstEv.reset();
+    p.lastEv.reset();
   }
   if (status == CL_SUCCESS) status = runMerges(cmd);
   _cl_event *ev = cmd->ev;

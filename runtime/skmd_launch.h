@@ -9,6 +9,7 @@
 #include <tutti/compiler.h>
 
 #include "command.h"
+#include "real_event.h"
 
 namespace tutti {
 
@@ -19,7 +20,7 @@ namespace cc = tutti::compiler;
 struct Piece {
   int slot = -1;
   uint64_t first = 0, count = 0;
-  cl_event firstEv = nullptr, lastEv = nullptr;
+  RealEvent firstEv{}, lastEv{};  // of the piece's first and last sub-launch
 };
 
 // A buffer argument whose pieces must be combined on the host after the launch.

@@ -20,6 +20,7 @@
 #include "host_copy.h"
 #include "memory.h"
 #include "icd.h"
+#include "real_event.h"
 #include "log.h"
 #include "objects.h"
 #include "settings.h"
@@ -33,7 +34,7 @@ struct Staging {
   struct Region {
     cl_mem buf = nullptr;
     char *p = nullptr;
-    cl_event busy = nullptr;  // the DMA last issued on this region
+    RealEvent busy;  // the DMA last issued on this region
   };
   std::vector<Region> regions;
   size_t regionBytes = 0;
@@ -66,7 +67,7 @@ void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label) 
     r.p = static_cast<char *>(d.clEnqueueMapBuffer(st->mapQueue, r.buf, CL_TRUE,
                                                    CL_MAP_READ | CL_MAP_WRITE, 0, st->regionBytes,
                                                    0, nullptr, nullptr, &err));
-    st->regions.push_back(r);
+    st->regions.push_back(std::move(r));
   }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Info, "%s: no pinned staging memory (%s); large copies use the driver's path",
@@ -96,9 +97,8 @@ void copyParts(char *dst, const char *src, size_t n) { hostCopy(dst, src, n, 256
 
 cl_int settle(Staging::Region &r) {
   if (!r.busy) return CL_SUCCESS;
-  cl_int err = icd(r.busy).clWaitForEvents(1, &r.busy);
-  icd(r.busy).clReleaseEvent(r.busy);
-  r.busy = nullptr;
+  cl_int err = r.busy.wait();
+  r.busy.reset();
   return err;
 }
 
@@ -156,12 +156,12 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
     if ((e = settle(r)) != CL_SUCCESS) break;
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
     if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   }
   *err = settleAll(*st, e);
   if (*err == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += n;
+    s.dev->counters.record(Transfer::Staged, n);
     traceSpan(s.dev->index, "h2d", "staged write", t0, nowNs(), n);
   }
   return true;
@@ -184,13 +184,13 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
     Staging::Region &r = st->regions[st->next];
     if (r.busy) {
       cl_int status = CL_QUEUED;
-      e = icd(r.busy).clGetEventInfo(r.busy, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+      e = icd(r.busy.get()).clGetEventInfo(r.busy.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
       if (e != CL_SUCCESS || status > CL_COMPLETE) break;
       if ((e = settle(r)) != CL_SUCCESS) break;
     }
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
     if (e != CL_SUCCESS) break;
     done += len;
     prev = &r;
@@ -201,11 +201,11 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
     e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, n - done, in + done, 0,
                                           nullptr, last);
   else if (e == CL_SUCCESS)
-    e = icd(prev->busy).clRetainEvent(*last = prev->busy);
+    e = prev->busy.retainInto(last);
   if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   *err = e;
   if (e == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += done;
+    s.dev->counters.record(Transfer::Staged, done);
     traceSpan(s.dev->index, "h2d", "staged write (async)", t0, nowNs(), done);
   } else {
     settleAll(*st, e);
@@ -224,7 +224,7 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
   auto issue = [&](size_t k) {
     size_t len = std::min(round, n - k * round);
     Staging::Region &r = st->regions[k % nreg];
-    e = icd(s.queue).clEnqueueReadBuffer(s.queue, b, CL_FALSE, off + k * round, len, r.p, 0, nullptr, &r.busy);
+    e = icd(s.queue).clEnqueueReadBuffer(s.queue, b, CL_FALSE, off + k * round, len, r.p, 0, nullptr, r.busy.out());
     if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   };
   size_t issued = 0;
@@ -237,7 +237,7 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
   }
   *err = settleAll(*st, e);
   if (*err == CL_SUCCESS) {
-    s.dev->counters.stagedBytes += n;
+    s.dev->counters.record(Transfer::Staged, n);
     traceSpan(s.dev->index, "d2h", "staged read", t0, nowNs(), n);
   }
   return true;

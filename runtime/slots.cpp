@@ -1,0 +1,50 @@
+// slots.cpp - a virtual context's real contexts and queues, one per backing device.
+//
+// Every virtual context talks to each backing device through its own real context and
+// one in-order queue with profiling on (kernel times feed placement and SKMD models).
+#include "slots.h"
+
+#include "backend.h"
+#include "memory.h"
+#include "icd.h"
+#include "log.h"
+#include "staging.h"
+
+namespace tutti {
+
+cl_int createSlots(_cl_context *ctx) {
+  for (BackingDevice *d : backend().devices()) {
+    DeviceSlot s;
+    s.dev = d;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, cl_context_properties(d->platform), 0};
+    cl_int err = CL_SUCCESS;
+    s.ctx = icd(d->platform).clCreateContext(props, 1, &d->id, nullptr, nullptr, &err);
+    if (s.ctx && err == CL_SUCCESS)
+      s.queue = icd(s.ctx).clCreateCommandQueue(s.ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: cannot create a context and queue: %s", d->label().c_str(),
+                clErrorName(err));
+      if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
+      releaseSlots(ctx);
+      return err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
+    }
+    ctx->slots.push_back(s);
+  }
+  ctx->zeroCopy = pickZeroCopySlot(ctx);
+  for (size_t i = 0; i < ctx->slots.size(); ++i) startStaging(ctx, int(i));
+  return CL_SUCCESS;
+}
+
+void releaseSlots(_cl_context *ctx) {
+  for (auto &s : ctx->slots) {
+    stopStaging(s);
+    if (s.queue) {
+      icd(s.queue).clFinish(s.queue);
+      icd(s.queue).clReleaseCommandQueue(s.queue);
+    }
+    if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
+  }
+  ctx->slots.clear();
+}
+
+}  // namespace tutti
