@@ -76,26 +76,39 @@ cl_int realWorkGroupInfo(cl_kernel rk, cl_device_id d, cl_kernel_work_group_info
   return icd(rk).clGetKernelWorkGroupInfo(rk, d, param, size, value, nullptr);
 }
 
-void compileWorkGroupSize(const _cl_kernel *k, size_t out[3]) {
-  out[0] = out[1] = out[2] = 0;
-  for (size_t s = 0; s < k->real.size(); ++s)
-    if (k->real[s]) {
-      realWorkGroupInfo(k->real[s], k->program->ctx->slots[s].dev->id,
-                        CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3 * sizeof(size_t), out);
-      return;
-    }
-}
+namespace {
 
-size_t maxWorkGroupSize(const _cl_kernel *k) {
+// A kernel's real kernels never change: their group limits are asked once, not on
+// every launch (two to three driver calls per clEnqueueNDRangeKernel before).
+void learnGroupInfo(_cl_kernel *k) {
+  if (k->groupInfoKnown) return;
+  k->groupInfoKnown = true;
+  bool first = true;
   size_t wg = SIZE_MAX;
   for (size_t s = 0; s < k->real.size(); ++s) {
     if (!k->real[s]) continue;
+    cl_device_id dev = k->program->ctx->slots[s].dev->id;
+    if (first)
+      realWorkGroupInfo(k->real[s], dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3 * sizeof(size_t),
+                        k->reqdGroup);
+    first = false;
     size_t x = 0;
-    realWorkGroupInfo(k->real[s], k->program->ctx->slots[s].dev->id, CL_KERNEL_WORK_GROUP_SIZE,
-                      sizeof x, &x);
+    realWorkGroupInfo(k->real[s], dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof x, &x);
     wg = std::min(wg, x);
   }
-  return wg;
+  k->maxGroup = wg;
+}
+
+}  // namespace
+
+void compileWorkGroupSize(_cl_kernel *k, size_t out[3]) {
+  learnGroupInfo(k);
+  std::copy(k->reqdGroup, k->reqdGroup + 3, out);
+}
+
+size_t maxWorkGroupSize(_cl_kernel *k) {
+  learnGroupInfo(k);
+  return k->maxGroup;
 }
 
 size_t probeTypeSize(const DeviceSlot &ds, const std::string &source, const std::string &options,

@@ -25,9 +25,9 @@ cl_int realWorkGroupInfo(cl_kernel rk, cl_device_id d, cl_kernel_work_group_info
                          void *value);
 
 // reqd_work_group_size of k's first real kernel ({0,0,0} when none is required).
-void compileWorkGroupSize(const _cl_kernel *k, size_t out[3]);
+void compileWorkGroupSize(_cl_kernel *k, size_t out[3]);
 // The largest work-group every backing device can run k with.
-size_t maxWorkGroupSize(const _cl_kernel *k);
+size_t maxWorkGroupSize(_cl_kernel *k);
 
 // sizeof(type) as the compiler for ds's device sees it after source with options, or 0
 // when it cannot be learned: a probe kernel's required work-group size encodes it.

@@ -216,6 +216,10 @@ struct _cl_kernel : tutti::ObjectHeader {
     unsigned launches = 0;
   };
   std::vector<ShapeRun> shapeRuns;
+  // Asked of the drivers once (backend_kernel.cpp): every launch validates against them.
+  bool groupInfoKnown = false;
+  size_t reqdGroup[3] = {0, 0, 0};  // reqd_work_group_size, or 0s
+  size_t maxGroup = 0;              // smallest CL_KERNEL_WORK_GROUP_SIZE of its devices
 };
 
 namespace tutti {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "backend_kernel.h"
 #include "icd.h"
 #include "skmd_launch.h"
 
@@ -74,7 +75,9 @@ bool skmdLaunchShape(Command *cmd, size_t wgLimit, cc::NDRange &nd, cc::ScalarAr
     nd.local_size[d] = d < cmd->dim && cmd->hasLocal ? cmd->local[d] : 1;
   }
   if (!cmd->hasLocal) {
-    if (cmd->kernel->attributes.find("reqd_work_group_size") != std::string::npos) return false;
+    size_t reqd[3];
+    compileWorkGroupSize(cmd->kernel, reqd);
+    if (reqd[0]) return false;
     pickLocal(nd, wgLimit);
   }
   for (unsigned i = 0; i < cmd->args.size(); ++i)
