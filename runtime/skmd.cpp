@@ -433,7 +433,7 @@ cl_int runMerges(Command *cmd) {
 
 bool issueSkmd(Runtime &rt, Command *cmd, IssueResult &out) {
   if (cmd->kind == CmdKind::Kernel && !cmd->skmd && profileLaunch(rt, cmd, out)) return true;
-  if (cmd->kind != CmdKind::Kernel || settings().mode != "skmd") return false;
+  if (cmd->kind != CmdKind::Kernel || settings().mode != KernelMode::Skmd) return false;
   if (!cmd->skmd) {
     uint64_t t0 = tracing() ? nowNs() : 0;
     bool split = plan(rt, cmd);
@@ -508,7 +508,7 @@ uint64_t skmdSplitLaunches() { return g_splitLaunches; }
 uint64_t skmdMergedLaunches() { return g_mergedLaunches; }
 
 void skmdRecordWhole(Command *cmd, int slot, double workItems, double seconds) {
-  if (settings().mode == "skmd") recordPiece(cmd, slot, workItems, seconds);
+  if (settings().mode == KernelMode::Skmd) recordPiece(cmd, slot, workItems, seconds);
 }
 
 cl_int collectSkmd(Runtime &, Command *cmd) {

@@ -9,7 +9,7 @@ SkmdProgram::~SkmdProgram() {}
 
 bool issueSkmd(Runtime &, Command *cmd, IssueResult &) {
   static bool said = false;
-  if (cmd->kind == CmdKind::Kernel && settings().mode == "skmd" && !said) {
+  if (cmd->kind == CmdKind::Kernel && settings().mode == KernelMode::Skmd && !said) {
     said = true;
     TUTTI_LOG(Warn, "TUTTI_MODE=skmd: this build has no kernel compiler; launches run whole");
   }
