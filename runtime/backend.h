@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "settings.h"  // DeviceList
+
 namespace tutti {
 
 struct Counters {
@@ -58,8 +60,10 @@ class Backend {
 
 Backend &backend();
 
-// Parses a TUTTI_DEVICES selection against a device list; false with a message on a
-// token that matches nothing. Exposed for the unit tests.
+// Matches TUTTI_DEVICES' picks against a device list; false with a message on a pick
+// that matches nothing. The text form parses first (for the unit tests).
+bool selectDevices(const DeviceList &picks, const std::vector<BackingDevice *> &all,
+                   std::vector<BackingDevice *> &chosen, std::string &error);
 bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,
                    std::vector<BackingDevice *> &chosen, std::string &error);
 

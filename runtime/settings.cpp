@@ -104,6 +104,45 @@ const char *expected(const Partition &) {
   return "auto, linear or fixed:w0,w1,.. (non-negative weights)";
 }
 
+bool parseSetting(const std::string &v, DeviceList &out) {
+  DeviceList picks;
+  std::stringstream ss(v);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    tok.erase(0, tok.find_first_not_of(" \t"));
+    tok.erase(tok.find_last_not_of(" \t") + 1);
+    if (tok.empty()) continue;
+    DevicePick p;
+    p.text = lower(tok);
+    auto typeOf = [](const std::string &t, DeviceType &type) {
+      if (t == "cpu") type = DeviceType::Cpu;
+      else if (t == "gpu") type = DeviceType::Gpu;
+      else if (t == "accelerator" || t == "acc") type = DeviceType::Accelerator;
+      else return false;
+      return true;
+    };
+    size_t digit = p.text.find_first_of("0123456789");
+    if (p.text == "all") p.kind = DevicePick::All;
+    else if (typeOf(p.text, p.type)) p.kind = DevicePick::Type;
+    else if (p.text.find_first_not_of("0123456789") == std::string::npos) {
+      if (!parseUInt(p.text, p.n, SIZE_MAX)) return false;  // no device has that index
+      p.kind = DevicePick::Index;
+    } else if (digit != std::string::npos && typeOf(p.text.substr(0, digit), p.type) &&
+               parseUInt(p.text.substr(digit), p.n, SIZE_MAX)) {
+      p.kind = DevicePick::NthOfType;  // cpuN / gpuN / accN: the N-th device of that type
+    } else {
+      p.kind = DevicePick::Name;  // a substring of the device's name
+    }
+    picks.push_back(std::move(p));
+  }
+  if (picks.empty()) return false;
+  out = std::move(picks);
+  return true;
+}
+const char *expected(const DeviceList &) {
+  return "a comma list of all, cpu, gpu, accelerator, cpuN/gpuN, N or a name substring";
+}
+
 bool parseSetting(const std::string &v, ProfileMode &out) {
   bool on = false;
   if (lower(v) == "validate") out = ProfileMode::Validate;
@@ -153,6 +192,8 @@ const std::vector<SettingSpec> &settingSpecs() {
   }();
   return specs;
 }
+
+bool parseDeviceList(const std::string &spec, DeviceList &out) { return parseSetting(spec, out); }
 
 bool parseSettings(Settings &out, std::string &error, const char *(*lookup)(const char *)) {
   if (!lookup) lookup = [](const char *n) -> const char * { return std::getenv(n); };

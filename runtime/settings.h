@@ -43,6 +43,16 @@ struct Partition {
   std::vector<double> weights;  // Fixed: per backing device; >= 0, at least one > 0
 };
 
+// TUTTI_DEVICES: a comma list of picks, matched against the real devices at discovery
+// (which devices exist is known only then; selectDevices in backend.h).
+struct DevicePick {
+  enum Kind { All, Type, Index, NthOfType, Name } kind = All;
+  DeviceType type = DeviceType::Gpu;  // Type, NthOfType
+  size_t n = 0;                       // Index, NthOfType
+  std::string text;                   // as written, in lower case (Name matches on it)
+};
+using DeviceList = std::vector<DevicePick>;
+
 // TUTTI_PROFILE: a switch (0/1 and the Bool spellings) or validate.
 enum class ProfileMode { Off, On, Validate };
 
@@ -55,6 +65,9 @@ struct Settings {
 };
 
 const std::vector<SettingSpec> &settingSpecs();
+
+// TUTTI_DEVICES' grammar alone, for selectDevices on a spec given as text (unit tests).
+bool parseDeviceList(const std::string &spec, DeviceList &out);
 
 // Parses from a getenv-like lookup. Returns false and fills `error` with a message
 // naming the variable, its value and what is accepted.

@@ -23,7 +23,8 @@ TEST(Settings, DefaultsComeFromTheTable) {
   ASSERT_TRUE(parse(s, err)) << err;
   EXPECT_EQ(s.device_type, tutti::DeviceType::Gpu);
   EXPECT_EQ(s.placement.kind, tutti::Placement::Auto);
-  EXPECT_EQ(s.devices, "all");
+  ASSERT_EQ(s.devices.size(), 1u);
+  EXPECT_EQ(s.devices[0].kind, tutti::DevicePick::All);
   EXPECT_EQ(s.log, tutti::LogLevel::Warn);
   EXPECT_FALSE(s.batch);
   EXPECT_TRUE(s.zero_copy);
@@ -197,4 +198,36 @@ TEST(Settings, ProfileIsASwitchOrValidate) {
   g_env = {{"TUTTI_VALIDATE_RUNS", "many"}};
   EXPECT_FALSE(parse(s, err));
   EXPECT_NE(err.find("TUTTI_VALIDATE_RUNS"), std::string::npos) << err;
+}
+
+// Which devices the picks match is decided at discovery (test_device_select.cpp); the
+// grammar is checked here, once.
+TEST(Settings, DevicesAreAListOfPicks) {
+  tutti::Settings s;
+  std::string err;
+  g_env = {{"TUTTI_DEVICES", " CPU, gpu1,2,,NVIDIA H100,acc0,gpu1x"}};
+  ASSERT_TRUE(parse(s, err)) << err;
+  ASSERT_EQ(s.devices.size(), 6u);
+  EXPECT_EQ(s.devices[0].kind, tutti::DevicePick::Type);
+  EXPECT_EQ(s.devices[0].type, tutti::DeviceType::Cpu);
+  EXPECT_EQ(s.devices[1].kind, tutti::DevicePick::NthOfType);
+  EXPECT_EQ(s.devices[1].type, tutti::DeviceType::Gpu);
+  EXPECT_EQ(s.devices[1].n, 1u);
+  EXPECT_EQ(s.devices[2].kind, tutti::DevicePick::Index);
+  EXPECT_EQ(s.devices[2].n, 2u);
+  EXPECT_EQ(s.devices[3].kind, tutti::DevicePick::Name);
+  EXPECT_EQ(s.devices[3].text, "nvidia h100");
+  EXPECT_EQ(s.devices[4].kind, tutti::DevicePick::NthOfType);
+  EXPECT_EQ(s.devices[4].type, tutti::DeviceType::Accelerator);
+  EXPECT_EQ(s.devices[5].kind, tutti::DevicePick::Name);
+  g_env = {};
+  ASSERT_TRUE(parse(s, err)) << err;
+  ASSERT_EQ(s.devices.size(), 1u);
+  EXPECT_EQ(s.devices[0].kind, tutti::DevicePick::All);
+  for (const char *bad : {"", " , ", "99999999999999999999999"}) {
+    g_env = {{"TUTTI_DEVICES", bad}};
+    EXPECT_FALSE(parse(s, err)) << bad;
+    EXPECT_NE(err.find("TUTTI_DEVICES='" + std::string(bad) + "' is not valid"), std::string::npos)
+        << err;
+  }
 }
