@@ -14,6 +14,24 @@ const char *lookup(const char *name) {
   return it == g_env.end() ? nullptr : it->second.c_str();
 }
 bool parse(tutti::Settings &s, std::string &err) { return tutti::parseSettings(s, err, lookup); }
+
+// The settings parsed from env, which must be accepted.
+tutti::Settings accepted(std::map<std::string, std::string> env) {
+  g_env = std::move(env);
+  tutti::Settings s;
+  std::string err;
+  EXPECT_TRUE(parse(s, err)) << err;
+  return s;
+}
+
+// var=value alone must fail with "var='value' is not valid" followed by `says`.
+void expectRejected(const std::string &var, const std::string &value, const std::string &says = "") {
+  g_env = {{var, value}};
+  tutti::Settings s;
+  std::string err;
+  EXPECT_FALSE(parse(s, err)) << var << "=" << value;
+  EXPECT_NE(err.find(var + "='" + value + "' is not valid" + says), std::string::npos) << err;
+}
 }  // namespace
 
 TEST(Settings, DefaultsComeFromTheTable) {
@@ -63,103 +81,64 @@ TEST(Settings, EnumAndBoolAreNormalized) {
 }
 
 TEST(Settings, EnumsParseToTheirEnumerators) {
-  g_env = {{"TUTTI_DEVICE_TYPE", "accelerator"}, {"TUTTI_PINNED", "on"},
-           {"TUTTI_STAGING", "OFF"}, {"TUTTI_MODE", "skmd"}, {"TUTTI_LOG", "error"}};
-  tutti::Settings s;
-  std::string err;
-  ASSERT_TRUE(parse(s, err)) << err;
+  tutti::Settings s = accepted({{"TUTTI_DEVICE_TYPE", "accelerator"}, {"TUTTI_PINNED", "on"},
+                                {"TUTTI_STAGING", "OFF"}, {"TUTTI_MODE", "skmd"},
+                                {"TUTTI_LOG", "error"}});
   EXPECT_EQ(s.device_type, tutti::DeviceType::Accelerator);
   EXPECT_EQ(s.pinned, tutti::PinnedMode::On);
   EXPECT_EQ(s.staging, tutti::StagingMode::Off);
   EXPECT_EQ(s.mode, tutti::KernelMode::Skmd);
   EXPECT_EQ(s.log, tutti::LogLevel::Error);
-  g_env = {{"TUTTI_MODE", "split"}};
-  EXPECT_FALSE(parse(s, err));
-  EXPECT_NE(err.find("TUTTI_MODE='split' is not valid: expected one of whole|skmd"),
-            std::string::npos) << err;
-  g_env = {{"TUTTI_PINNED", ""}};
-  EXPECT_FALSE(parse(s, err));
-  EXPECT_NE(err.find("TUTTI_PINNED"), std::string::npos) << err;
+  expectRejected("TUTTI_MODE", "split", ": expected one of whole|skmd");
+  expectRejected("TUTTI_PINNED", "", ": expected one of auto|on|off");
 }
 
 TEST(Settings, BoolsTakeTheUsualSpellings) {
-  tutti::Settings s;
-  std::string err;
   for (const char *on : {"1", "on", "YES", "true"}) {
-    g_env = {{"TUTTI_STATS", on}, {"TUTTI_ZERO_COPY", "0"}};
-    ASSERT_TRUE(parse(s, err)) << on << ": " << err;
+    tutti::Settings s = accepted({{"TUTTI_STATS", on}, {"TUTTI_ZERO_COPY", "0"}});
     EXPECT_TRUE(s.stats) << on;
     EXPECT_FALSE(s.zero_copy);
   }
   for (const char *off : {"0", "off", "No", "false", ""}) {
-    g_env = {{"TUTTI_HUGE_PAGES", off}, {"TUTTI_MODEL_CORRECTION", off}};
-    ASSERT_TRUE(parse(s, err)) << off << ": " << err;
+    tutti::Settings s = accepted({{"TUTTI_HUGE_PAGES", off}, {"TUTTI_MODEL_CORRECTION", off}});
     EXPECT_FALSE(s.huge_pages) << off;
     EXPECT_FALSE(s.model_correction) << off;
   }
-  g_env = {{"TUTTI_ZERO_COPY", "2"}};
-  EXPECT_FALSE(parse(s, err));
-  EXPECT_NE(err.find("TUTTI_ZERO_COPY='2' is not valid: expected 0 or 1"), std::string::npos) << err;
+  expectRejected("TUTTI_ZERO_COPY", "2", ": expected 0 or 1");
 }
 
 TEST(Settings, NumbersAreParsedOnce) {
-  g_env = {{"TUTTI_STAGING_MB", "128"}, {"TUTTI_SPLIT_MIN_GAIN", "0"},
-           {"TUTTI_VALIDATE_SEED", "18446744073709551615"}};
-  tutti::Settings s;
-  std::string err;
-  ASSERT_TRUE(parse(s, err)) << err;
+  tutti::Settings s = accepted({{"TUTTI_STAGING_MB", "128"}, {"TUTTI_SPLIT_MIN_GAIN", "0"},
+                                {"TUTTI_VALIDATE_SEED", "18446744073709551615"}});
   EXPECT_EQ(s.staging_mb, 128u);
   EXPECT_EQ(s.split_min_gain, 0u);
   EXPECT_EQ(s.validate_seed, UINT64_MAX);
   EXPECT_EQ(s.staging_min, 4194304u);  // default
-  for (const char *bad : {"-1", "1e6", " 8", "", "18446744073709551616"}) {
-    g_env = {{"TUTTI_STAGING_MIN", bad}};
-    EXPECT_FALSE(parse(s, err)) << bad;
-    EXPECT_NE(err.find("TUTTI_STAGING_MIN='" + std::string(bad) + "' is not valid: expected a number"),
-              std::string::npos) << err;
-  }
+  for (const char *bad : {"-1", "1e6", " 8", "", "18446744073709551616"})
+    expectRejected("TUTTI_STAGING_MIN", bad, ": expected a number");
 }
 
 TEST(Settings, PlacementIsAutoRoundRobinOrADevice) {
-  tutti::Settings s;
-  std::string err;
-  g_env = {{"TUTTI_PLACEMENT", "device:1"}};
-  ASSERT_TRUE(parse(s, err)) << err;
-  EXPECT_EQ(s.placement.kind, tutti::Placement::Device);
-  EXPECT_EQ(s.placement.device, 1);
-  g_env = {{"TUTTI_PLACEMENT", "device:12"}};
-  ASSERT_TRUE(parse(s, err)) << err;
-  EXPECT_EQ(s.placement.device, 12);
-  g_env = {{"TUTTI_PLACEMENT", "roundrobin"}};
-  ASSERT_TRUE(parse(s, err)) << err;
-  EXPECT_EQ(s.placement.kind, tutti::Placement::RoundRobin);
-  for (const char *bad : {"device:x", "device:", "device:-1", "device:99999999999", "fastest"}) {
-    g_env = {{"TUTTI_PLACEMENT", bad}};
-    EXPECT_FALSE(parse(s, err)) << bad;
-    EXPECT_NE(err.find("TUTTI_PLACEMENT='" + std::string(bad) +
-                       "' is not valid: expected auto, roundrobin or device:N"),
-              std::string::npos) << err;
-  }
+  tutti::Placement p = accepted({{"TUTTI_PLACEMENT", "device:1"}}).placement;
+  EXPECT_EQ(p.kind, tutti::Placement::Device);
+  EXPECT_EQ(p.device, 1);
+  EXPECT_EQ(accepted({{"TUTTI_PLACEMENT", "device:12"}}).placement.device, 12);
+  EXPECT_EQ(accepted({{"TUTTI_PLACEMENT", "roundrobin"}}).placement.kind,
+            tutti::Placement::RoundRobin);
+  for (const char *bad : {"device:x", "device:", "device:-1", "device:99999999999", "fastest"})
+    expectRejected("TUTTI_PLACEMENT", bad, ": expected auto, roundrobin or device:N");
 }
 
 TEST(Settings, PartitionIsAutoLinearOrFixedWeights) {
-  tutti::Settings s;
-  std::string err;
-  g_env = {{"TUTTI_PARTITION", "linear"}};
-  ASSERT_TRUE(parse(s, err)) << err;
-  EXPECT_EQ(s.partition.kind, tutti::Partition::Linear);
-  EXPECT_TRUE(s.partition.weights.empty());
-  g_env = {{"TUTTI_PARTITION", "fixed:3,0,1.5"}};
-  ASSERT_TRUE(parse(s, err)) << err;
-  EXPECT_EQ(s.partition.kind, tutti::Partition::Fixed);
-  EXPECT_EQ(s.partition.weights, (std::vector<double>{3, 0, 1.5}));
+  tutti::Partition p = accepted({{"TUTTI_PARTITION", "linear"}}).partition;
+  EXPECT_EQ(p.kind, tutti::Partition::Linear);
+  EXPECT_TRUE(p.weights.empty());
+  p = accepted({{"TUTTI_PARTITION", "fixed:3,0,1.5"}}).partition;
+  EXPECT_EQ(p.kind, tutti::Partition::Fixed);
+  EXPECT_EQ(p.weights, (std::vector<double>{3, 0, 1.5}));
   for (const char *bad : {"fixed:", "fixed:0,0", "fixed:1,-1", "fixed:1,,2", "fixed:a", "fixed:inf",
-                          "fixed:nan", "even"}) {
-    g_env = {{"TUTTI_PARTITION", bad}};
-    EXPECT_FALSE(parse(s, err)) << bad;
-    EXPECT_NE(err.find("TUTTI_PARTITION='" + std::string(bad) + "' is not valid"), std::string::npos)
-        << err;
-  }
+                          "fixed:nan", "even"})
+    expectRejected("TUTTI_PARTITION", bad, ": expected auto, linear or fixed:w0,w1,..");
 }
 
 TEST(Settings, BadValuesAreErrorsNamingTheVariable) {
@@ -191,22 +170,14 @@ TEST(Settings, ProfileIsASwitchOrValidate) {
   g_env = {};
   ASSERT_TRUE(parse(s, err)) << err;
   EXPECT_EQ(s.profile, tutti::ProfileMode::Off);
-  g_env = {{"TUTTI_PROFILE", "check"}};
-  EXPECT_FALSE(parse(s, err));
-  EXPECT_NE(err.find("TUTTI_PROFILE='check' is not valid: expected 0, 1 or validate"),
-            std::string::npos) << err;
-  g_env = {{"TUTTI_VALIDATE_RUNS", "many"}};
-  EXPECT_FALSE(parse(s, err));
-  EXPECT_NE(err.find("TUTTI_VALIDATE_RUNS"), std::string::npos) << err;
+  expectRejected("TUTTI_PROFILE", "check", ": expected 0, 1 or validate");
+  expectRejected("TUTTI_VALIDATE_RUNS", "many", ": expected a number");
 }
 
 // Which devices the picks match is decided at discovery (test_device_select.cpp); the
 // grammar is checked here, once.
 TEST(Settings, DevicesAreAListOfPicks) {
-  tutti::Settings s;
-  std::string err;
-  g_env = {{"TUTTI_DEVICES", " CPU, gpu1,2,,NVIDIA H100,acc0,gpu1x"}};
-  ASSERT_TRUE(parse(s, err)) << err;
+  tutti::Settings s = accepted({{"TUTTI_DEVICES", " CPU, gpu1,2,,NVIDIA H100,acc0,gpu1x"}});
   ASSERT_EQ(s.devices.size(), 6u);
   EXPECT_EQ(s.devices[0].kind, tutti::DevicePick::Type);
   EXPECT_EQ(s.devices[0].type, tutti::DeviceType::Cpu);
@@ -220,14 +191,9 @@ TEST(Settings, DevicesAreAListOfPicks) {
   EXPECT_EQ(s.devices[4].kind, tutti::DevicePick::NthOfType);
   EXPECT_EQ(s.devices[4].type, tutti::DeviceType::Accelerator);
   EXPECT_EQ(s.devices[5].kind, tutti::DevicePick::Name);
-  g_env = {};
-  ASSERT_TRUE(parse(s, err)) << err;
+  s = accepted({});
   ASSERT_EQ(s.devices.size(), 1u);
   EXPECT_EQ(s.devices[0].kind, tutti::DevicePick::All);
-  for (const char *bad : {"", " , ", "99999999999999999999999"}) {
-    g_env = {{"TUTTI_DEVICES", bad}};
-    EXPECT_FALSE(parse(s, err)) << bad;
-    EXPECT_NE(err.find("TUTTI_DEVICES='" + std::string(bad) + "' is not valid"), std::string::npos)
-        << err;
-  }
+  for (const char *bad : {"", " , ", "99999999999999999999999"})
+    expectRejected("TUTTI_DEVICES", bad, ": expected a comma list");
 }
