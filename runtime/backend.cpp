@@ -124,62 +124,54 @@ std::string BackingDevice::label() const {
   return std::to_string(index) + ": " + name + " (" + platformName + ")";
 }
 
-bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,
+bool selectDevices(const DeviceList &picks, const std::vector<BackingDevice *> &all,
                    std::vector<BackingDevice *> &chosen, std::string &error) {
   chosen.clear();
   auto addUnique = [&](BackingDevice *d) {
     if (std::find(chosen.begin(), chosen.end(), d) == chosen.end()) chosen.push_back(d);
   };
-  std::stringstream ss(spec);
-  std::string tok;
-  while (std::getline(ss, tok, ',')) {
-    tok.erase(0, tok.find_first_not_of(" \t"));
-    tok.erase(tok.find_last_not_of(" \t") + 1);
-    if (tok.empty()) continue;
-    std::string l = tok;
-    for (auto &c : l) c = char(tolower(static_cast<unsigned char>(c)));
-    size_t before = chosen.size();
+  auto typeBit = [](DeviceType t) -> cl_device_type {
+    switch (t) {
+      case DeviceType::Cpu: return CL_DEVICE_TYPE_CPU;
+      case DeviceType::Accelerator: return CL_DEVICE_TYPE_ACCELERATOR;
+      case DeviceType::Gpu: break;
+    }
+    return CL_DEVICE_TYPE_GPU;
+  };
+  std::string spec;
+  for (const DevicePick &p : picks) {
+    spec += (spec.empty() ? "" : ",") + p.text;
     bool matched = false;
-    auto typeOf = [](const std::string &t) -> cl_device_type {
-      if (t == "cpu") return CL_DEVICE_TYPE_CPU;
-      if (t == "gpu") return CL_DEVICE_TYPE_GPU;
-      if (t == "accelerator" || t == "acc") return CL_DEVICE_TYPE_ACCELERATOR;
-      return 0;
-    };
-    if (l == "all") {
-      for (auto d : all) addUnique(d);
-      matched = true;
-    } else if (cl_device_type t = typeOf(l)) {
-      for (auto d : all)
-        if (d->type & t) addUnique(d);
-      matched = true;
-    } else if (!l.empty() && std::all_of(l.begin(), l.end(), ::isdigit)) {
-      size_t i = std::stoul(l);
-      if (i < all.size()) addUnique(all[i]);
-      matched = i < all.size();
-    } else {
-      // cpuN / gpuN / accN: the N-th device of that type.
-      size_t p = l.find_first_of("0123456789");
-      cl_device_type t = p != std::string::npos ? typeOf(l.substr(0, p)) : 0;
-      if (t && std::all_of(l.begin() + p, l.end(), ::isdigit)) {
-        size_t want = std::stoul(l.substr(p)), k = 0;
+    switch (p.kind) {
+      case DevicePick::All:
+        for (auto d : all) addUnique(d);
+        matched = true;
+        break;
+      case DevicePick::Type:
         for (auto d : all)
-          if (d->type & t) {
-            if (k++ == want) addUnique(d), matched = true;
-          }
-      } else {
+          if (d->type & typeBit(p.type)) addUnique(d);
+        matched = true;
+        break;
+      case DevicePick::Index:
+        if (p.n < all.size()) addUnique(all[p.n]), matched = true;
+        break;
+      case DevicePick::NthOfType: {
+        size_t k = 0;
+        for (auto d : all)
+          if ((d->type & typeBit(p.type)) && k++ == p.n) addUnique(d), matched = true;
+        break;
+      }
+      case DevicePick::Name:
         for (auto d : all) {
           std::string n = d->name;
           for (auto &c : n) c = char(tolower(static_cast<unsigned char>(c)));
-          if (n.find(l) != std::string::npos) addUnique(d), matched = true;
+          if (n.find(p.text) != std::string::npos) addUnique(d), matched = true;
         }
-      }
+        break;
     }
-    if (!matched || chosen.size() == before) {
-      if (!matched) {
-        error = "TUTTI_DEVICES: '" + tok + "' matches no device";
-        return false;
-      }
+    if (!matched) {
+      error = "TUTTI_DEVICES: '" + p.text + "' matches no device";
+      return false;
     }
   }
   if (chosen.empty()) {
@@ -187,6 +179,17 @@ bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &
     return false;
   }
   return true;
+}
+
+bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,
+                   std::vector<BackingDevice *> &chosen, std::string &error) {
+  DeviceList picks;
+  if (!parseDeviceList(spec, picks)) {
+    chosen.clear();
+    error = "TUTTI_DEVICES='" + spec + "' is not valid";
+    return false;
+  }
+  return selectDevices(picks, all, chosen, error);
 }
 
 bool Backend::discovering() const { return t_discovering; }

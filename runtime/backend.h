@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "settings.h"  // DeviceList
+
 namespace tutti {
 
 // What a transfer was, for Counters::record.
@@ -75,8 +77,10 @@ Backend &backend();
 // Whether p is Tutti's own platform (which discovery must skip when Tutti is also an ICD).
 bool isOwnPlatform(cl_platform_id p);
 
-// Parses a TUTTI_DEVICES selection against a device list; false with a message on a
-// token that matches nothing. Exposed for the unit tests.
+// Matches TUTTI_DEVICES' picks against a device list; false with a message on a pick
+// that matches nothing. The text form parses first (for the unit tests).
+bool selectDevices(const DeviceList &picks, const std::vector<BackingDevice *> &all,
+                   std::vector<BackingDevice *> &chosen, std::string &error);
 bool selectDevices(const std::string &spec, const std::vector<BackingDevice *> &all,
                    std::vector<BackingDevice *> &chosen, std::string &error);
 

@@ -45,8 +45,8 @@ bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) {
 constexpr unsigned kTimedLaunches = 8;
 
 bool launchWantsTimes(Command *cmd, int slot) {
-  if ((cmd->appEvent && cmd->q->profiling()) || tracing() || settings().stats == "1" ||
-      settings().profile != "0")
+  if ((cmd->appEvent && cmd->q->profiling()) || tracing() || settings().stats ||
+      settings().profile != ProfileMode::Off)
     return true;
   auto &runs = cmd->kernel->shapeRuns;
   if (runs.size() <= size_t(slot)) runs.resize(slot + 1);

@@ -126,9 +126,11 @@ const char *kSafeExtensions[] = {
 }  // namespace
 
 cl_device_type virtualDeviceType() {
-  const std::string &t = settings().device_type;
-  if (t == "cpu") return CL_DEVICE_TYPE_CPU;
-  if (t == "accelerator") return CL_DEVICE_TYPE_ACCELERATOR;
+  switch (settings().device_type) {
+    case DeviceType::Cpu: return CL_DEVICE_TYPE_CPU;
+    case DeviceType::Accelerator: return CL_DEVICE_TYPE_ACCELERATOR;
+    case DeviceType::Gpu: break;
+  }
   return CL_DEVICE_TYPE_GPU;
 }
 

@@ -17,9 +17,7 @@ struct Sink {
   LogLevel level = LogLevel::Warn;
   Sink() {
     const Settings &s = settings();
-    if (s.log == "error") level = LogLevel::Error;
-    else if (s.log == "info") level = LogLevel::Info;
-    else if (s.log == "debug") level = LogLevel::Debug;
+    level = s.log;
     if (!s.log_file.empty()) {
       if (FILE *f = std::fopen(s.log_file.c_str(), "a")) {
         out = f;

@@ -2,9 +2,9 @@
 #pragma once
 #include <cstdarg>
 
-namespace tutti {
+#include "settings.h"  // LogLevel: TUTTI_LOG's row, Error < Warn < Info < Debug
 
-enum class LogLevel { Error = 0, Warn = 1, Info = 2, Debug = 3 };
+namespace tutti {
 
 bool logEnabled(LogLevel level);
 void logf(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -47,7 +47,7 @@ void releaseRealSubs(BufferStore &st, const std::vector<cl_mem> &gone, bool all)
 // staged 1/256 of two inputs paid for pinning both whole buffers. Large copies go
 // direct anyway, so homes are pageable (and only touched pages cost) unless asked.
 bool homesPinned(_cl_context *ctx) {
-  if (settings().pinned != "on") return false;
+  if (settings().pinned != PinnedMode::On) return false;
   return !ctx->slots.empty();
 }
 
@@ -85,7 +85,7 @@ void *allocHostMemory(size_t size) {
   // 4 KiB pages a native app's buffers get, whose scattered physical frames keep strided
   // writes from piling into one cache set.
   constexpr size_t kHuge = 2u << 20;
-  static const bool huge = settings().huge_pages == "1";
+  const bool huge = settings().huge_pages;
   size_t align = huge && size >= 2 * kHuge ? kHuge : 4096;
   if (posix_memalign(&p, align, size ? size : 1) != 0) return nullptr;
   if (align == kHuge) madvise(p, size & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint only
@@ -93,7 +93,7 @@ void *allocHostMemory(size_t size) {
 }
 
 int pickZeroCopySlot(const _cl_context *ctx) {
-  if (settings().zero_copy != "1") return -1;
+  if (!settings().zero_copy) return -1;
   int best = -1;
   for (size_t i = 0; i < ctx->slots.size(); ++i) {
     const BackingDevice *d = ctx->slots[i].dev;
@@ -107,8 +107,7 @@ int pickZeroCopySlot(const _cl_context *ctx) {
 }
 
 bool directCopy(const BufferStore &st, size_t bytes) {
-  // Parsed once: this sits on every intercepted copy, and settings never change.
-  static const uint64_t min = std::strtoull(settings().direct_min.c_str(), nullptr, 10);
+  const uint64_t min = settings().direct_min;
   return min && bytes >= min && !st.homeIsUser;
 }
 
@@ -119,10 +118,9 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
   int slot = -1;
   if (st.affinity >= 0 && st.affinity < n) {
     slot = st.affinity;
-  } else if (s.placement.rfind("device:", 0) == 0) {
-    int want = std::atoi(s.placement.c_str() + 7);
-    slot = want < n ? want : -1;
-  } else if (s.placement == "auto") {  // round robin: the next device is anyone's guess
+  } else if (s.placement.kind == Placement::Device) {
+    slot = s.placement.device < n ? s.placement.device : -1;
+  } else if (s.placement.kind == Placement::Auto) {  // round robin: the next device is anyone's guess
     for (int i = 0; i < n; ++i)
       if (slot < 0 || ctx->slots[i].dev->strength() > ctx->slots[slot].dev->strength()) slot = i;
   }

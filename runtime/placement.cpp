@@ -80,15 +80,15 @@ int chooseSlot(Command *cmd) {
   if (c.empty()) return -1;
   const Settings &s = settings();
   int slot = -1;
-  if (s.placement.rfind("device:", 0) == 0) {
-    int want = std::stoi(s.placement.substr(7));
+  if (s.placement.kind == Placement::Device) {
+    int want = s.placement.device;
     if (std::find(c.begin(), c.end(), want) != c.end()) slot = want;
     else {
-      TUTTI_LOG(Warn, "TUTTI_PLACEMENT=%s: kernel '%s' cannot run there; using device %d",
-                s.placement.c_str(), k->name.c_str(), c.front());
+      TUTTI_LOG(Warn, "TUTTI_PLACEMENT=device:%d: kernel '%s' cannot run there; using device %d",
+                want, k->name.c_str(), c.front());
       slot = c.front();
     }
-  } else if (s.placement == "roundrobin") {
+  } else if (s.placement.kind == Placement::RoundRobin) {
     slot = c[g_roundRobin++ % c.size()];
   } else {
     // auto: the best throughput measured for this kernel, else the strongest device.

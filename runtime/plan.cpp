@@ -16,7 +16,7 @@ bool planCommand(Command *cmd, bool final) {
     return true;
   }
   if (profileLaunch(cmd)) return false;
-  if (settings().mode == "skmd") {
+  if (settings().mode == KernelMode::Skmd) {
     uint64_t t0 = tracing() ? nowNs() : 0;
     bool split = skmdPlan(cmd);
     if (t0) traceSpan(-1, "tutti", "skmd plan", t0, nowNs(), 0);

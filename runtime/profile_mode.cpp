@@ -138,9 +138,9 @@ constexpr size_t kEnoughRungs = 8;
 // over kSlowRung), each run's time in *runs when given. The ladder and validation time the
 // same way, so that both see the device undisturbed.
 double timeGroups(Bench &b, const cc::NDRange &nd, uint64_t n, std::vector<double> *runs = nullptr) {
-  unsigned repeats = std::max(1u, unsigned(std::strtoul(settings().profile_repeats.c_str(), nullptr, 10)));
+  uint64_t repeats = std::max<uint64_t>(1, settings().profile_repeats);
   double best = -1;
-  for (unsigned r = 0; r < repeats; ++r) {
+  for (uint64_t r = 0; r < repeats; ++r) {
     double s = runGroups(b, nd, n);
     if (runs) runs->push_back(s);
     if (s >= 0 && (best < 0 || s < best)) best = s;
@@ -273,14 +273,14 @@ uint64_t splitmix64(uint64_t &x) {
 // the launch shape: the same on every device and in every run.
 std::vector<uint64_t> randomCounts(const std::string &name, const std::vector<uint64_t> &shape,
                                    uint64_t total) {
-  uint64_t x = std::strtoull(settings().validate_seed.c_str(), nullptr, 10);
+  uint64_t x = settings().validate_seed;
   uint64_t h = 1469598103934665603ULL;  // FNV-1a
   auto mix = [&h](uint64_t byte) { h = (h ^ byte) * 1099511628211ULL; };
   for (char c : name) mix(static_cast<unsigned char>(c));
   for (uint64_t v : shape)
     for (int i = 0; i < 8; ++i) mix((v >> (8 * i)) & 0xff);
   x ^= h;
-  std::vector<uint64_t> counts(std::strtoull(settings().validate_runs.c_str(), nullptr, 10));
+  std::vector<uint64_t> counts(settings().validate_runs);
   for (uint64_t &g : counts) {
     double u = double(splitmix64(x) >> 11) * 0x1p-53;  // [0, 1)
     g = std::min(total, 1 + uint64_t(u * double(total)));
@@ -312,7 +312,7 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
           "\",\"model_samples\":" + std::to_string(model ? model->sampleCount() : 0) +
           ",\"whole_ms\":" + jsonNumber(whole > 0 ? whole : NAN) +
           ",\"whole_predicted_ms\":" + jsonNumber(wholePredicted) +
-          ",\"seed\":" + settings().validate_seed;
+          ",\"seed\":" + std::to_string(settings().validate_seed);
   // The launch's features too, so that model variants can be judged offline against
   // these measurements (profiles/README.md).
   head += ",\"features\":{";
@@ -349,9 +349,9 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
 }  // namespace
 
 bool profileLaunch(Command *cmd) {
-  const std::string &mode = settings().profile;
-  bool validate = mode == "validate";
-  if ((mode != "1" && !validate) || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
+  ProfileMode mode = settings().profile;
+  bool validate = mode == ProfileMode::Validate;
+  if (mode == ProfileMode::Off || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
   _cl_kernel *k = cmd->kernel;
   _cl_context *ctx = cmd->q->ctx;
   Prepared p(ctx->slots.size());

@@ -181,7 +181,7 @@ bool profileDbEnabled() {
 // Validation runs measure against the database as it was: they store nothing, not even
 // the online samples of split launches.
 namespace {
-bool readOnly() { return settings().profile == "validate"; }
+bool readOnly() { return settings().profile == ProfileMode::Validate; }
 }  // namespace
 
 void queueKernelSample(pf::KernelSample s) {

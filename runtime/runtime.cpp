@@ -238,7 +238,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
             cmd->deps.size(), cmd->unmetDeps);
-  if (settings().batch != "1") flush(q);
+  if (!settings().batch) flush(q);
 }
 
 void Runtime::flush(_cl_command_queue *q) {

@@ -1,31 +1,73 @@
 // settings.h - typed view of the TUTTI_* variables defined in settings.def.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tutti {
 
-enum class SettingKind { Enum, Bool, UInt, Text, Path };
+enum class SettingKind { Enum, Bool, UInt, Parsed, Text, Path };
 
 struct SettingSpec {
   const char *field;
   const char *env;  // "TUTTI_" + upper-case field
   SettingKind kind;
   const char *def;
-  const char *choices;
+  const char *choices;  // '|'-separated; for Enum rows, the enumerators in lower case
   const char *help;
 };
 
-// The parsed values, one member per row of settings.def (all kept as text; typed
-// accessors below). Parsing never falls back silently: a bad value is an error.
-struct Settings {
-#define X(field, kind, def, choices, help) std::string field;
+// One enum class per Enum row of settings.def, enumerators in the table's order.
+#define TUTTI_SETTING_LIST(...) __VA_ARGS__
+#define TUTTI_SETTING_ENUM_Enum(type, choices) enum class type { TUTTI_SETTING_LIST choices };
+#define TUTTI_SETTING_ENUM_Bool(type, choices)
+#define TUTTI_SETTING_ENUM_UInt(type, choices)
+#define TUTTI_SETTING_ENUM_Parsed(type, choices)
+#define TUTTI_SETTING_ENUM_Text(type, choices)
+#define TUTTI_SETTING_ENUM_Path(type, choices)
+#define X(field, kind, type, def, choices, help) TUTTI_SETTING_ENUM_##kind(type, choices)
 #include "settings.def"
 #undef X
-  bool flag(const std::string &v) const { return v == "1"; }
+
+// The types of the Parsed rows.
+
+// TUTTI_PLACEMENT: auto | roundrobin | device:N.
+struct Placement {
+  enum Kind { Auto, RoundRobin, Device } kind = Auto;
+  int device = -1;  // Device: the backing device's index in tutti-info order
+};
+
+// TUTTI_PARTITION: auto | linear | fixed:w0,w1,..
+struct Partition {
+  enum Kind { Auto, Linear, Fixed } kind = Auto;
+  std::vector<double> weights;  // Fixed: per backing device; >= 0, at least one > 0
+};
+
+// TUTTI_DEVICES: a comma list of picks, matched against the real devices at discovery
+// (which devices exist is known only then; selectDevices in backend.h).
+struct DevicePick {
+  enum Kind { All, Type, Index, NthOfType, Name } kind = All;
+  DeviceType type = DeviceType::Gpu;  // Type, NthOfType
+  size_t n = 0;                       // Index, NthOfType
+  std::string text;                   // as written, in lower case (Name matches on it)
+};
+using DeviceList = std::vector<DevicePick>;
+
+// TUTTI_PROFILE: a switch (0/1 and the Bool spellings) or validate.
+enum class ProfileMode { Off, On, Validate };
+
+// The parsed values, one member per row of settings.def, each of its row's type. Parsing
+// happens once and never falls back silently: a bad value is an error.
+struct Settings {
+#define X(field, kind, type, def, choices, help) type field{};
+#include "settings.def"
+#undef X
 };
 
 const std::vector<SettingSpec> &settingSpecs();
+
+// TUTTI_DEVICES' grammar alone, for selectDevices on a spec given as text (unit tests).
+bool parseDeviceList(const std::string &spec, DeviceList &out);
 
 // Parses from a getenv-like lookup. Returns false and fills `error` with a message
 // naming the variable, its value and what is accepted.

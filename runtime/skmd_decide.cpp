@@ -121,10 +121,7 @@ std::vector<uint64_t> proportional(const std::vector<double> &w, uint64_t total,
 }
 
 std::vector<double> fixedWeights(Command *cmd, const std::vector<int> &usable, size_t nslots) {
-  std::vector<double> all;
-  std::stringstream ss(settings().partition.substr(6));
-  std::string w;
-  while (std::getline(ss, w, ',')) all.push_back(std::strtod(w.c_str(), nullptr));
+  const std::vector<double> &all = settings().partition.weights;
   std::vector<double> out(nslots, 0);
   for (int s : usable) {
     size_t idx = size_t(devIndex(cmd, s));
@@ -237,7 +234,7 @@ struct DeviceTime {
 
 // Median measured/predicted of dev's recent launches of the bound shape; 1 when unknown.
 double correction(const KernelKnowledge &kk, int dev) {
-  static const bool on = settings().model_correction == "1";
+  const bool on = settings().model_correction;
   auto it = kk.ratios.find({dev, kk.boundFor});
   if (!on || it == kk.ratios.end() || it->second.size() < 2) return 1;
   std::vector<double> r(it->second.begin() + 1, it->second.end());
@@ -387,7 +384,7 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
   if (allModels) ++g_modelDecisions;
   Decision d;
   d.groups.assign(nslots, 0);
-  static const double minGain = std::strtod(settings().split_min_gain.c_str(), nullptr) / 100;
+  const double minGain = double(settings().split_min_gain) / 100;
   if (r.split && r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain)) {
     TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms against %.3f ms whole: too little "
               "gain (TUTTI_SPLIT_MIN_GAIN), runs whole", cmd->kernel->name.c_str(),
@@ -420,11 +417,11 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
   for (unsigned i = 0; i < 3; ++i) items *= double(nd.local_size[i]);
   items *= double(total);
   Decision d;
-  const std::string &policy = settings().partition;
+  Partition::Kind policy = settings().partition.kind;
   std::string id = kernelIdentity(cmd->kernel);
   std::lock_guard<std::mutex> g(g_mu);
   KernelKnowledge &kk = g_known[id];
-  if (policy.rfind("fixed:", 0) == 0) {
+  if (policy == Partition::Fixed) {
     keptArgBytes(cmd, kk, info, nd, scalars);
     d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
     return d;
@@ -464,7 +461,7 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
     d.groups = trial;
     return d;
   }
-  if (policy == "linear") {
+  if (policy == Partition::Linear) {
     std::vector<double> rate(nslots, 0);
     for (int s : usable) rate[s] = times[s].whole > 0 ? 1.0 / times[s].whole : 0;
     keptArgBytes(cmd, kk, info, nd, scalars);
@@ -494,7 +491,7 @@ namespace {
 // Every measured run of a kernel (measured.h): how far off its profiled model was, and a
 // sample for the profile database.
 void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
-  if (settings().mode != "skmd") return;
+  if (settings().mode != KernelMode::Skmd) return;
   std::string id = kernelIdentity(cmd->kernel);
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;

@@ -135,7 +135,7 @@ SkmdProgram *skmdProgram(_cl_program *p) {
 }
 
 void skmdPrepare(_cl_program *p) {
-  if (settings().mode != "skmd" || p->source.empty()) return;
+  if (settings().mode != KernelMode::Skmd || p->source.empty()) return;
   uint64_t t0 = nowNs();
   SkmdProgram *sp = skmdProgram(p);
   if (!sp->ok) return;

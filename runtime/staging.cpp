@@ -50,10 +50,10 @@ namespace {
 constexpr int kRegions = 4;  // a copy runs while up to three DMAs are queued
 
 bool wanted(_cl_context *ctx, int slot) {
-  const std::string &mode = settings().staging;
-  if (mode == "off" || slot == zeroCopySlot(ctx)) return false;
+  StagingMode mode = settings().staging;
+  if (mode == StagingMode::Off || slot == zeroCopySlot(ctx)) return false;
   const BackingDevice *d = ctx->slots[slot].dev;
-  return mode == "on" || (d->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
+  return mode == StagingMode::On || (d->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
 }
 
 void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label) {
@@ -77,12 +77,8 @@ void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label) 
   st->ready = true;
 }
 
-size_t settingBytes(const std::string &v, size_t scale) {
-  return size_t(std::strtoull(v.c_str(), nullptr, 10)) * scale;
-}
-
 Staging *usable(DeviceSlot &s, size_t n) {
-  static const size_t min = std::max<size_t>(1, settingBytes(settings().staging_min, 1));
+  const size_t min = std::max<size_t>(1, settings().staging_min);
   Staging *st = s.staging.get();
   return st && n >= min && st->ready ? st : nullptr;
 }
@@ -115,7 +111,7 @@ cl_int settleAll(Staging &st, cl_int err) {
 bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
 void startStaging(_cl_context *ctx, int slot) {
-  size_t total = settingBytes(settings().staging_mb, 1u << 20);
+  size_t total = size_t(settings().staging_mb) << 20;
   if (!total || !wanted(ctx, slot)) return;  // TUTTI_STAGING_MB=0: none
   warmPool();
   DeviceSlot &s = ctx->slots[slot];

@@ -23,7 +23,7 @@ std::string statsReport() {
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
       << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes << "\n";
   }
-  if (settings().mode == "skmd") o << "TUTTI split_launches=" << skmdSplitLaunches()
+  if (settings().mode == KernelMode::Skmd) o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
                                     << " probes=" << skmdProbes()
@@ -32,7 +32,7 @@ std::string statsReport() {
 }
 
 void printStatsAtExit() {
-  if (!settingsOk() || settings().stats != "1") return;
+  if (!settingsOk() || !settings().stats) return;
   std::string s = statsReport();
   if (!s.empty()) {
     s.pop_back();

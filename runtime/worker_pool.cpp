@@ -96,7 +96,7 @@ Pool &pool() {
 
 unsigned poolThreads() {
   static const unsigned n = [] {
-    unsigned want = unsigned(std::strtoul(settings().copy_threads.c_str(), nullptr, 10));
+    unsigned want = unsigned(std::min<uint64_t>(settings().copy_threads, UINT32_MAX));
     if (!want) want = std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
     return std::max(1u, want);
   }();
