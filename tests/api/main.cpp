@@ -86,5 +86,12 @@ int main(int argc, char **argv) {
   const api::Env &e = api::env();
   printf("[api] platform '%s' (%u platform(s)), device '%s'%s\n", e.platformName.c_str(),
          e.numPlatforms, e.deviceName.c_str(), e.tutti ? " [Tutti]" : " [native]");
-  return RUN_ALL_TESTS();
+  int rc = RUN_ALL_TESTS();
+  if (api::expectTutti() && !e.tutti) {
+    // Every filtered variant under ctest fails then, whichever tests it selects.
+    fprintf(stderr, "[api] FAIL: TUTTI_API_EXPECT_TUTTI=1 but the platform is '%s' (preload failed)\n",
+            e.platformName.c_str());
+    return 1;
+  }
+  return rc;
 }
