@@ -22,8 +22,10 @@ check() {
   shift 2
   # The output goes to a file, not a pipe: `grep -q` under pipefail could stop reading
   # early and make the app die of SIGPIPE.
+  local rc=0
   env TUTTI_TRACE="$dir/$name.json" TUTTI_STATS=1 TUTTI_PROFILE_DB=off "$@" LD_PRELOAD="$preload" \
-    "$app" --size tiny >"$dir/$name.out" 2>&1 || { cat "$dir/$name.out"; echo "FAIL($name): app exited with $?"; exit 1; }
+    "$app" --size tiny >"$dir/$name.out" 2>&1 || rc=$?
+  [ $rc = 0 ] || { cat "$dir/$name.out"; echo "FAIL($name): app exited with $rc"; exit 1; }
   grep -q "status=PASS" "$dir/$name.out" || { cat "$dir/$name.out"; echo "FAIL($name): app failed under Tutti"; exit 1; }
   python3 - "$dir/$name.json" "$dir/$name.out" "$mode" "$name" <<'PY'
 import json, re, sys
