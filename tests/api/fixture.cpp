@@ -129,6 +129,8 @@ std::string programBuildLog(cl_program prog, cl_device_id d) {
   return s;
 }
 
+bool expectTutti() { return getEnv("TUTTI_API_EXPECT_TUTTI") == "1"; }
+
 const Env &env() {
   static Env e;
   static std::once_flag once;

@@ -83,14 +83,21 @@ struct Env {
 };
 const Env &env();
 inline bool isTutti() { return env().tutti; }
+// ctest runs the suite under LD_PRELOAD=libtutti.so with TUTTI_API_EXPECT_TUTTI=1: there a
+// native platform means the preload failed, which must fail tests, not skip them.
+bool expectTutti();
 
 // Tests that check behaviour only Tutti guarantees (one device, counters,
 // container binaries, exact error codes the native PoCL gets wrong or
-// crashes on) skip themselves when the platform is not Tutti.
+// crashes on) skip themselves when the platform is not Tutti, unless Tutti was expected.
 #define TUTTI_ONLY()                                                                   \
   do {                                                                                 \
-    if (!::api::isTutti())                                                             \
+    if (!::api::isTutti()) {                                                           \
+      if (::api::expectTutti())                                                        \
+        GTEST_FAIL() << "TUTTI_API_EXPECT_TUTTI=1 but the platform is '"               \
+                     << ::api::env().platformName << "': the preload of libtutti failed"; \
       GTEST_SKIP() << "Tutti-specific: platform is '" << ::api::env().platformName << "'"; \
+    }                                                                                  \
   } while (0)
 
 // Typed info queries.

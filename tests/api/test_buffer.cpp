@@ -425,8 +425,11 @@ TEST_F(Buffer, DestructorCallbacksReverseOrder) {
   EXPECT_CL(CL_INVALID_VALUE, clSetMemObjectDestructorCallback(m, nullptr, nullptr));
   ASSERT_CL_OK(clRetainMemObject(m));
   ASSERT_CL_OK(clReleaseMemObject(m));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Determined now, no need to wait and see: no command uses m, so a release that
+  // destroyed it would have run the callbacks before returning (Tutti runs them as the
+  // releasing call ends). The object must still be there, with one reference.
   EXPECT_EQ(log.n.load(), 0);
+  EXPECT_EQ(memInfo<cl_uint>(m, CL_MEM_REFERENCE_COUNT), 1u);
   ASSERT_CL_OK(clReleaseMemObject(m));
   ASSERT_TRUE(waitFor([&] { return log.n.load() >= 2; }));
   EXPECT_EQ(log.order[0], 2);
@@ -453,8 +456,12 @@ TEST_F(Buffer, DestructorAfterPendingUse) {
                                    &rd));
   track(rd);
   ASSERT_CL_OK(clReleaseMemObject(m));
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  // The gate holds both commands, so they still use m whenever this runs: the callback
+  // must not have run, and the commands cannot have started.
   EXPECT_EQ(log.n.load(), 0);
+  cl_int st = CL_COMPLETE;
+  ASSERT_CL_OK(clGetEventInfo(rd, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+  EXPECT_TRUE(st == CL_QUEUED || st == CL_SUBMITTED) << "ran before its dependency: " << st;
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_CL_OK(clWaitForEvents(1, &rd));
   EXPECT_EQ(dst, src);
@@ -628,7 +635,8 @@ TEST_F(Buffer, SubBufferKeepsParentAlive) {
   cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
   ASSERT_CL_OK(err);
   ASSERT_CL_OK(clReleaseMemObject(parent));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Determined now: no command uses either buffer, so a release that destroyed the parent
+  // would have run its callback before returning.
   EXPECT_EQ(log.n.load(), 0) << "parent destroyed while a sub-buffer still references it";
   std::vector<int> out(al / sizeof(int));
   EXPECT_CL_OK(clEnqueueReadBuffer(queue, sub, CL_TRUE, 0, al, out.data(), 0, nullptr, nullptr));

@@ -265,8 +265,9 @@ TEST(Context, DestructorCallbacksReverseOrder) {
   EXPECT_CL(CL_INVALID_VALUE, clSetContextDestructorCallback(c, nullptr, nullptr));
   EXPECT_EQ(log.calls.load(), 0);
   EXPECT_CL_OK(clReleaseContext(c));
-  ASSERT_TRUE(waitFor([&] { return log.calls.load() >= 3; }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Tutti runs them as clReleaseContext returns: all three, once each, right now (no wait
+  // would tell more). Other implementations may call them later, but not more often.
+  if (!isTutti()) ASSERT_TRUE(waitFor([&] { return log.calls.load() >= 3; }));
   EXPECT_EQ(log.calls.load(), 3);
   EXPECT_EQ(log.order[0], 3);
   EXPECT_EQ(log.order[1], 2);
@@ -286,7 +287,8 @@ TEST(Context, DestructorWaitsForChildObjects) {
   DtorArg a{&log, 1};
   ASSERT_CL_OK(clSetContextDestructorCallback(c, ctxDtorCb, &a));
   EXPECT_CL_OK(clReleaseContext(c));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Determined now: nothing is in flight, so a release that destroyed the context would
+  // have run the callback before returning.
   EXPECT_EQ(log.calls.load(), 0) << "context destroyed while a buffer and a queue still use it";
   // The child objects still work.
   int v = 5;
@@ -295,8 +297,7 @@ TEST(Context, DestructorWaitsForChildObjects) {
   EXPECT_CL_OK(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof got, &got, nullptr));
   EXPECT_EQ(got, c);
   EXPECT_CL_OK(clReleaseMemObject(m));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(log.calls.load(), 0);
+  EXPECT_EQ(log.calls.load(), 0) << "context destroyed while a queue still uses it";
   EXPECT_CL_OK(clReleaseCommandQueue(q));
   EXPECT_TRUE(waitFor([&] { return log.calls.load() == 1; }));
 }

@@ -11,8 +11,25 @@ using namespace api;
 
 namespace {
 
+void CL_CALLBACK drainCb(cl_event, cl_int, void *user) {
+  static_cast<std::atomic<bool> *>(user)->store(true);
+}
+
 class Event : public ClTest {
  protected:
+  // Tutti runs event callbacks on one notifier thread in the order they were queued: once
+  // a callback queued now has run, every callback queued before it has run too. A check
+  // that a callback was *not* called, made after this, needs no sleep to be decided.
+  void drainCallbacks() {
+    cl_event u = makeUserEvent();
+    ASSERT_CL_OK(clSetUserEventStatus(u, CL_COMPLETE));
+    auto *ran = new std::atomic<bool>(false);  // leaked if it never runs (a failure anyway)
+    ASSERT_CL_OK(clSetEventCallback(u, CL_COMPLETE, drainCb, ran));
+    // The wait is for the sentinel, which must come; 5 s only bound a broken notifier.
+    for (int i = 0; i < 5000 && !ran->load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(ran->load()) << "a callback on a complete event never ran";
+    delete ran;
+  }
   cl_int status(cl_event e) {
     cl_int st = 12345;
     EXPECT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
@@ -141,7 +158,8 @@ TEST_F(Event, CommandEventTransitions) {
   cl_int st = status(k);
   EXPECT_TRUE(st == CL_QUEUED || st == CL_SUBMITTED) << st;
   ASSERT_CL_OK(clFlush(queue));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // The gate holds k, so its state is determined: Tutti decides at the flush whether a
+  // command may start, so one that ignored its wait list would be CL_RUNNING already.
   st = status(k);
   EXPECT_TRUE(st == CL_QUEUED || st == CL_SUBMITTED) << "ran before its dependency: " << st;
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
@@ -221,7 +239,9 @@ TEST_F(Event, CallbacksForAllStatuses) {
   ASSERT_CL_OK(clSetEventCallback(k, CL_RUNNING, recordCb, &run));
   ASSERT_CL_OK(clSetEventCallback(k, CL_COMPLETE, recordCb, &comp));
   ASSERT_CL_OK(clSetEventCallback(k, CL_COMPLETE, recordCb, &comp2));
-  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  // The gate holds k: a RUNNING or COMPLETE callback queued by now would be a bug, and
+  // one queued has run once a later callback has (see drainCallbacks).
+  drainCallbacks();
   EXPECT_EQ(run.calls.load(), 0);
   EXPECT_EQ(comp.calls.load(), 0);
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
@@ -232,7 +252,8 @@ TEST_F(Event, CallbacksForAllStatuses) {
   EXPECT_EQ(sub.submitted.load(), 1);
   EXPECT_EQ(run.running.load(), 1);
   EXPECT_EQ(comp.complete.load(), 1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // k reached its last state: a second call of any callback would be queued already.
+  drainCallbacks();
   EXPECT_EQ(sub.calls.load(), 1);
   EXPECT_EQ(run.calls.load(), 1);
   EXPECT_EQ(comp.calls.load(), 1);
@@ -310,7 +331,7 @@ TEST_F(Event, WaitListsAcrossTwoQueues) {
   track(r);
   ASSERT_CL_OK(clFlush(queue));
   ASSERT_CL_OK(clFlush(q2));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // The gate holds w and so k: determined now, whenever the check runs.
   EXPECT_NE(status(k), CL_COMPLETE);
   ASSERT_CL_OK(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_CL_OK(clWaitForEvents(1, &r));

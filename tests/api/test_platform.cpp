@@ -201,6 +201,18 @@ bool hasToken(const std::string &list, const std::string &tok) {
 // ---------------------------------------------------------------------------
 // Platforms
 // ---------------------------------------------------------------------------
+// Under ctest the suite runs with libtutti.so preloaded. If the preload fails (a bad path,
+// a library that does not load), the app sees the native platform and every Tutti-specific
+// test would skip: this test fails instead. The platform name alone could be faked by any
+// ICD, so the extension only libtutti exports must resolve too.
+TEST(Platform, PreloadedTuttiIsActive) {
+  if (!expectTutti()) GTEST_SKIP() << "native run (TUTTI_API_EXPECT_TUTTI is not 1)";
+  ASSERT_TRUE(isTutti()) << "the first platform is '" << env().platformName
+                         << "', not Tutti: LD_PRELOAD of libtutti.so did not take effect";
+  EXPECT_NE(clGetExtensionFunctionAddressForPlatform(env().platform, "tuttiGetDeviceCounters"),
+            nullptr);
+}
+
 TEST(Platform, GetPlatformIDsCountAndList) {
   cl_uint n = 0;
   ASSERT_CL_OK(clGetPlatformIDs(0, nullptr, &n));

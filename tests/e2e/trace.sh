@@ -1,32 +1,76 @@
 #!/usr/bin/env bash
 # TUTTI_TRACE writes a Chrome/Perfetto timeline: a lane per backing device with its
 # transfers and kernels, and the host lane with every API call of the app's thread.
-# With the compiler, a forced SKMD split puts kernel pieces on both devices.
+# Every transfer the runtime counts (TUTTI_STATS) is a span on its device's lane, and
+# no span claims a transfer that did not happen.
+# With the compiler, a forced SKMD split puts kernel pieces on both devices. Without
+# it, launches run whole: once on the zero-copy CPU path (nothing moves, so the trace
+# must show no transfer at all) and once with TUTTI_ZERO_COPY=0 (the CPU keeps its own
+# copy, so the data must visibly move).
+# Usage: trace.sh LD_PRELOAD-VALUE APP ON|OFF (LD_PRELOAD-VALUE may put a sanitizer
+# runtime ahead of libtutti.so).
 set -euo pipefail
-lib=$1 app=$2 compiler=$3
+preload=$1 app=$2 compiler=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-env=(TUTTI_TRACE="$dir/t.json" TUTTI_PROFILE_DB=off LD_PRELOAD="$lib")
-[ "$compiler" = ON ] && env+=(TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1)
-env "${env[@]}" "$app" --size tiny | grep -q "status=PASS" || { echo "app failed under Tutti"; exit 1; }
-python3 - "$dir/t.json" "$compiler" <<'PY'
-import json, sys
+
+# check NAME MODE [VAR=value...]: runs the app under Tutti with those settings and checks
+# its trace against its stats. MODE: split (kernels on both lanes, transfers required),
+# copies (transfers required), zero-copy (no transfer allowed).
+check() {
+  local name=$1 mode=$2
+  shift 2
+  # The output goes to a file, not a pipe: `grep -q` under pipefail could stop reading
+  # early and make the app die of SIGPIPE.
+  local rc=0
+  env TUTTI_TRACE="$dir/$name.json" TUTTI_STATS=1 TUTTI_PROFILE_DB=off "$@" LD_PRELOAD="$preload" \
+    "$app" --size tiny >"$dir/$name.out" 2>&1 || rc=$?
+  [ $rc = 0 ] || { cat "$dir/$name.out"; echo "FAIL($name): app exited with $rc"; exit 1; }
+  grep -q "status=PASS" "$dir/$name.out" || { cat "$dir/$name.out"; echo "FAIL($name): app failed under Tutti"; exit 1; }
+  python3 - "$dir/$name.json" "$dir/$name.out" "$mode" "$name" <<'PY'
+import json, re, sys
 events = json.load(open(sys.argv[1]))
 if isinstance(events, dict):
     events = events["traceEvents"]
+mode, name = sys.argv[3], sys.argv[4]
+def fail(msg):
+    print("FAIL(%s): %s" % (name, msg)); sys.exit(1)
 lanes = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M"}
 spans = [e for e in events if e.get("ph") == "X"]
-def fail(msg):
-    print("FAIL:", msg); sys.exit(1)
 if len(lanes) < 3: fail("expected host + 2 device lanes, got %s" % lanes)
 for s in spans:
     if s["dur"] < 0 or s["ts"] < 0: fail("bad span %s" % s)
 api = {s["name"] for s in spans if s["cat"] == "api" and s["tid"] == 0}
-for name in ("clCreateBuffer", "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel", "clEnqueueReadBuffer"):
-    if name not in api: fail("no api span for %s (have %s)" % (name, sorted(api)))
+for call in ("clCreateBuffer", "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel", "clEnqueueReadBuffer"):
+    if call not in api: fail("no api span for %s (have %s)" % (call, sorted(api)))
 kernels = {s["tid"] for s in spans if s["cat"] == "kernel"}
 if not kernels: fail("no kernel span")
-if sys.argv[2] == "ON" and len(kernels) < 2: fail("split launch: kernel spans on lanes %s only" % kernels)
-if not any(s["cat"] in ("h2d", "d2h") and s["tid"] != 0 for s in spans): fail("no transfer span")
-print("PASS: %d spans on %d lanes" % (len(spans), len(lanes)))
+if mode == "split" and len(kernels) < 2: fail("split launch: kernel spans on lanes %s only" % kernels)
+# TUTTI_STATS: one line per backing device; device i is lane i + 1 (lane 0: the host).
+stats = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"TUTTI device=(\d+) .*h2d_transfers=(\d+) .*d2h_transfers=(\d+)", line)
+    if m: stats[int(m.group(1)) + 1] = {"h2d": int(m.group(2)), "d2h": int(m.group(3))}
+if len(stats) < 2: fail("expected TUTTI_STATS lines for 2 devices, got %s" % stats)
+total = 0
+for tid, counted in sorted(stats.items()):
+    for cat in ("h2d", "d2h"):
+        traced = sum(1 for s in spans if s["cat"] == cat and s["tid"] == tid)
+        if traced != counted[cat]:
+            fail("lane %s (%s): %d %s spans, but the runtime counted %d %s transfers"
+                 % (tid, lanes.get(tid), traced, cat, counted[cat], cat))
+        total += traced
+if any(s["cat"] in ("h2d", "d2h") and s["tid"] not in stats for s in spans):
+    fail("transfer span on a lane without a device")
+if mode == "zero-copy" and total: fail("%d transfer spans on the zero-copy path, where nothing moves" % total)
+if mode != "zero-copy" and not total: fail("no transfer span")
+print("PASS(%s): %d spans on %d lanes, %d transfers" % (name, len(spans), len(lanes), total))
 PY
+}
+
+if [ "$compiler" = ON ]; then
+  check split split TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1
+else
+  check zero-copy zero-copy
+  check copies copies TUTTI_ZERO_COPY=0
+fi

@@ -73,16 +73,19 @@ for app in hist vadd; do
     echo "$out" | grep -q "probes=1 " || fail "VectorAdd (disjoint outputs) was not probed"
   fi
 done
-# 4. Online correction (TUTTI_MODEL_CORRECTION): a profile that makes the basic device 1000x
-# faster than it is gets scaled by what the launches measure, far more than the honest
-# pthread device's model. (Which device then gets more work follows the measured times, and
-# on two CPU devices sharing the test machine's busy cores either may be faster: the split
-# itself is the partitioner tests' business.)
+# 4. Online correction (TUTTI_MODEL_CORRECTION): a profile that makes the basic device a
+# million times faster than it is gets scaled by what the launches measure, far more than
+# the honest pthread device's model. (Which device then gets more work follows the measured
+# times, and on two CPU devices sharing the test machine's busy cores either may be faster:
+# the split itself is the partitioner tests' business.) The error is a million, not a
+# thousand as before: between profiling and these runs the load of a shared CI machine moves
+# each device's real speed by up to tens of times, so a 1000x error left the check below
+# (>20x the honest device's factor) to that noise; 10^6 puts it out of the noise's reach.
 bad=$dir/optimistic.sqlite
 cp "$dir/p.sqlite" "$bad"
 python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-c.execute("UPDATE kernel_samples SET seconds = seconds / 1000 WHERE device_id LIKE \"basic-%\"")
+c.execute("UPDATE kernel_samples SET seconds = seconds / 1e6 WHERE device_id LIKE \"basic-%\"")
 c.commit()' "$bad"
 cp "$bad" "$bad.run"
 tutti "$bad.run" TUTTI_MODE=skmd TUTTI_LOG=debug "$vadd" --size tiny --repeat 32
@@ -91,8 +94,10 @@ dev0=$(echo "$out" | grep "^TUTTI device=0 " | grep -c basic-)
 last_scale() { echo "$out" | grep -o "time model of device $1 scaled by [0-9.e+-]*" | tail -1 | awk '{print $NF}'; }
 s0=$(last_scale 0) s1=$(last_scale 1)
 echo "correction factors: basic ${s0:-none}, pthread ${s1:-none}"
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" "${s0:-0}" ||
-  fail "the optimistic model was scaled by ${s0:-nothing}, want > 10"
+# The correction undoes at least a hundredth of the error, and far more than noise does to
+# the honest model.
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1e4 else 1)" "${s0:-0}" ||
+  fail "the optimistic model was scaled by ${s0:-nothing}, want > 1e4"
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 20 * float(sys.argv[2]) else 1)" "$s0" "${s1:-1}" ||
   fail "the optimistic model (x$s0) was not scaled far more than the honest one (x${s1:-1})"
 cp "$bad" "$bad.run"
