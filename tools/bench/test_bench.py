@@ -204,6 +204,20 @@ class FakeAppTest(unittest.TestCase, ReportChecks):
         self.assertEqual([len(e["samples"]) for e in data["runs"]], [2, 2, 2])
         self.assertTrue(all(e["interleaved"] for e in data["runs"]))
 
+    def test_baseline_library_runs_beside_the_new_one(self):
+        # TUTTI_BENCH_BASELINE: a second libtutti.so, interleaved with the first (A/B).
+        other = os.path.join(self.dir, "libtutti-base.so")
+        open(other, "w").close()
+        env = dict(os.environ, TUTTI_BENCH_BASELINE=other)
+        r = bench("run", "--profile", "quick", "--out", self.out, "--build", self.build, "--repeat", "1",
+                  "--apps", "alpha", "--modes", "tutti-whole,baseline-whole", "--interleave", env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        data = json.loads(read(glob.glob(os.path.join(self.out, "run-*.json"))[0]))
+        runs = {e["config"]: e for e in data["runs"]}
+        self.assertEqual(runs["baseline-whole"]["env"]["LD_PRELOAD"], other)
+        self.assertNotIn("LD_PRELOAD", runs["tutti-whole"]["env"])
+        self.assertEqual(runs["baseline-whole"]["failed"], 0)
+
     def test_no_apps_is_an_error(self):
         r = bench("run", "--profile", "quick", "--out", self.out, "--build", os.path.join(self.dir, "nothing"))
         self.assertEqual(r.returncode, 2)

@@ -4,6 +4,7 @@ A mode is a name plus the environment variables added to LD_PRELOAD=<libtutti.so
 Later modes register by adding one line to MODES.  ``TUTTI_ENV_ALL`` is added to
 every Tutti run (stats lines on stderr, which the harness keeps).
 """
+import os
 from collections import namedtuple
 
 Mode = namedtuple("Mode", "name env help")
@@ -23,6 +24,18 @@ MODES = [
     Mode("tutti-skmd-huge", {"TUTTI_MODE": "skmd", "TUTTI_HUGE_PAGES": "1"},
          "SKMD with homes on transparent huge pages (TUTTI_HUGE_PAGES=1)"),
 ]
+
+
+# A/B runs of two Tutti builds in one interleaved run (machines here drift between runs):
+# TUTTI_BENCH_BASELINE names another libtutti.so, run as baseline-whole and baseline-skmd.
+_BASELINE = os.environ.get("TUTTI_BENCH_BASELINE")
+if _BASELINE:
+    MODES += [
+        Mode("baseline-whole", {"TUTTI_PLACEMENT": "auto", "LD_PRELOAD": _BASELINE},
+             "tutti-whole with the baseline library (TUTTI_BENCH_BASELINE)"),
+        Mode("baseline-skmd", {"TUTTI_MODE": "skmd", "LD_PRELOAD": _BASELINE},
+             "tutti-skmd with the baseline library (TUTTI_BENCH_BASELINE)"),
+    ]
 
 
 def by_name(names):
