@@ -26,6 +26,15 @@ cl_int eventStatus(cl_event e) {
   return st;
 }
 
+cl_int waitEach(const std::vector<cl_event> &events) {
+  cl_int err = CL_SUCCESS;
+  for (cl_event e : events) {
+    cl_int st = icd(e).clWaitForEvents(1, &e);
+    if (err == CL_SUCCESS && st != CL_SUCCESS) err = st;
+  }
+  return err;
+}
+
 bool waitFills(BufferStore &st, Range r, Command *cmd) {
   bool wait = false;
   for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
@@ -42,19 +51,6 @@ bool waitFills(BufferStore &st, Range r, Command *cmd) {
     ++it;
   }
   return wait;
-}
-
-// For a command the app blocks on: waits for its staging copies now rather than for
-// their callbacks, which NVIDIA's driver delivers 12-20 ms late. False (still staging)
-// when it is not blocking or a copy failed; the callbacks then retry it.
-bool waitStagingHere(Command *cmd) {
-  if (!cmd->blocking || cmd->staging.empty()) return false;
-  if (icd(cmd->staging.front()).clWaitForEvents(cl_uint(cmd->staging.size()), cmd->staging.data()) !=
-      CL_SUCCESS)
-    return false;
-  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
-  cmd->staging.clear();
-  return true;
 }
 
 // Makes r valid in the host home, copying stale parts from devices that hold them.
@@ -119,7 +115,6 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   }
   if (wait)
     for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  if (wait && cmd->stagingError == CL_SUCCESS && waitStagingHere(cmd)) return true;
   return !wait;
 }
 

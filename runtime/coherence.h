@@ -27,10 +27,10 @@ void wrote(BufferStore &st, Range r, int slot);
 // True when every device->host copy cmd waited for has landed (a failed one sets
 // cmd->stagingError).
 bool stagingComplete(Command *cmd);
-// For a command the app blocks on: waits for its staging copies here. False when it is
-// not blocking or a copy failed.
-bool waitStagingHere(Command *cmd);
 // A real event's execution status (CL_INVALID_EVENT when the driver cannot say).
 cl_int eventStatus(cl_event e);
+// Waits for real events of any contexts (one clWaitForEvents may name only one context);
+// the first error, if any.
+cl_int waitEach(const std::vector<cl_event> &events);
 
 }  // namespace tutti

@@ -49,6 +49,7 @@ struct Command {
   cl_int stagingError = CL_SUCCESS;
   bool blocking = false;         // the app waits for it: a real copy may block too
   bool directIssued = false;     // a read's device parts already go straight to `ptr`
+  bool outside = false;          // its transfer runs outside the API lock (IssueResult::Outside)
   bool armed = false;            // a driver callback reports `real`'s completion
   bool untimed = false;          // `real` is a marker behind the launch: completion, no times
   bool appEvent = false;         // the app was handed the event (it may ask for its times)

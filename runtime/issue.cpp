@@ -43,6 +43,13 @@ void forEachRow(const size_t region[3], F f) {
 
 IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
 IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
+IssueResult outside(std::function<cl_int()> job) { return {IssueResult::Outside, CL_SUCCESS, std::move(job)}; }
+
+// A transfer run outside the API lock failed: says where, returns the error.
+cl_int failed(DeviceSlot &ds, const char *what, cl_int err) {
+  TUTTI_LOG(Error, "%s: %s failed: %s", ds.dev->label().c_str(), what, clErrorName(err));
+  return err;
+}
 
 IssueResult issued(Command *cmd, cl_int err, const char *what) {
   if (err != CL_SUCCESS) {
@@ -131,16 +138,27 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     // The app waits anyway: a blocking copy from pageable memory is the driver's
     // fastest path (NVIDIA pipelines it through its own pinned staging), and the
     // command completes without an event round trip.
-    bool block = oneSlot && cmd->blocking && i + 1 == parts.size();
-    uint64_t t0 = nowNs();
-    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], block, p.begin, p.size(),
-                                            out + p.begin, 0, nullptr, block ? nullptr : &e);
+    // It runs once the API lock is released: earlier commands on this queue are enqueued
+    // already, and later ones that write these bytes wait for this command to finish.
+    if (oneSlot && cmd->blocking && i + 1 == parts.size()) {
+      cl_mem buf = st.devBuf[slot];
+      char *dst = out + p.begin;
+      DeviceSlot *slotp = &ds;
+      return outside([slotp, buf, p, dst] {
+        DeviceSlot &ds = *slotp;
+        uint64_t t0 = nowNs();
+        cl_int e = icd(ds.queue).clEnqueueReadBuffer(ds.queue, buf, CL_TRUE, p.begin, p.size(), dst,
+                                                     0, nullptr, nullptr);
+        if (e != CL_SUCCESS) return failed(ds, "clEnqueueReadBuffer", e);
+        ds.dev->counters.record(Transfer::DeviceToHost, p.size());
+        traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
+        return CL_SUCCESS;
+      });
+    }
+    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_FALSE, p.begin, p.size(),
+                                            out + p.begin, 0, nullptr, &e);
     if (err != CL_SUCCESS) break;
     ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-    if (block) {
-      traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
-      return done();
-    }
     traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
     if (oneSlot) {
       if (i + 1 == parts.size()) cmd->real = e;
@@ -156,21 +174,33 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     return issued(cmd, err, "clEnqueueReadBuffer");
   }
   for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  for (size_t i = 0; i < staged.size() && err == CL_SUCCESS; ++i) {
-    auto [slot, p] = staged[i];
-    DeviceSlot &ds = ctx->slots[slot];
-    if (!stagedRead(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &err))
-      err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, p.begin, p.size(),
-                                              out + p.begin, 0, nullptr, nullptr);
-    if (err != CL_SUCCESS) break;
-    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-  }
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
     cmd->stagingError = err;
+    return staging();
   }
-  if (err == CL_SUCCESS && (cmd->staging.empty() || waitStagingHere(cmd))) return done();
-  return staging();
+  if (!cmd->blocking) return staging();  // the copies' callbacks retry it
+  // The app waits: the staged parts are copied, and the others waited for, once the API
+  // lock is released (see the blocking single-device read above for why that is safe).
+  struct Part { DeviceSlot *ds; cl_mem buf; Range p; char *dst; };
+  std::vector<Part> todoStaged;
+  for (auto [slot, p] : staged) todoStaged.push_back({&ctx->slots[slot], st.devBuf[slot], p, out + p.begin});
+  auto waits = std::make_shared<std::vector<cl_event>>(std::move(cmd->staging));
+  cmd->staging.clear();
+  return outside([todoStaged, waits] {
+    cl_int err = CL_SUCCESS;
+    for (const Part &s : todoStaged) {
+      DeviceSlot &ds = *s.ds;
+      if (!stagedRead(ds, s.buf, s.p.begin, s.p.size(), s.dst, &err))
+        err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, s.buf, CL_TRUE, s.p.begin, s.p.size(), s.dst,
+                                                0, nullptr, nullptr);
+      if (err != CL_SUCCESS) return failed(ds, "clEnqueueReadBuffer", err);
+      ds.dev->counters.record(Transfer::DeviceToHost, s.p.size());
+    }
+    err = waitEach(*waits);
+    for (cl_event e : *waits) icd(e).clReleaseEvent(e);
+    return err;
+  });
 }
 
 IssueResult issueRead(Command *cmd) {
@@ -198,23 +228,35 @@ IssueResult issueWrite(Command *cmd) {
   cl_mem b = slot >= 0 ? realBuffer(root, slot, &err) : nullptr;
   if (b) {
     DeviceSlot &ds = ctx->slots[slot];
-    uint64_t t0 = nowNs();
-    bool staged = cmd->blocking ? stagedWrite(ds, b, r.begin, r.size(), cmd->ptr, &err)
-                                : stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, &cmd->real, &err);
-    if (!staged)
-      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, cmd->blocking, r.begin, r.size(),
-                                               cmd->ptr, 0, nullptr,
-                                               cmd->blocking ? nullptr : &cmd->real);
     cmd->slot = slot;
+    if (cmd->blocking) {
+      // Outside the API lock (see readDirect); the bytes belong to the device from now on,
+      // and whatever reads them next is ordered after this command.
+      wrote(st, r, slot);
+      const void *src = cmd->ptr;
+      DeviceSlot *slotp = &ds;
+      return outside([slotp, b, r, src] {
+        DeviceSlot &ds = *slotp;
+        uint64_t t0 = nowNs();
+        cl_int e = CL_SUCCESS;
+        bool staged = stagedWrite(ds, b, r.begin, r.size(), src, &e);
+        if (!staged)
+          e = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, r.begin, r.size(), src, 0,
+                                                 nullptr, nullptr);
+        if (e != CL_SUCCESS) return failed(ds, "clEnqueueWriteBuffer", e);
+        ds.dev->counters.record(Transfer::HostToDevice, r.size());
+        if (!staged) traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
+        return CL_SUCCESS;
+      });
+    }
+    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, &cmd->real, &err);
+    if (!staged)
+      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, r.begin, r.size(), cmd->ptr, 0,
+                                               nullptr, &cmd->real);
     if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
     ds.dev->counters.record(Transfer::HostToDevice, r.size());
     wrote(st, r, slot);
-    if (staged && cmd->blocking) return done();
     if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
-    if (cmd->blocking) {  // see readDirect
-      traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
-      return done();
-    }
     traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }

@@ -1,12 +1,18 @@
 // issue.h - running a planned command: real enqueues on its device, or host copies.
 #pragma once
+#include <functional>
+
 #include "command.h"
 
 namespace tutti {
 
 struct IssueResult {
-  enum Kind { Issued, Staging, Done } kind;
+  // Outside: what is left of the command is a blocking transfer or a wait on the driver;
+  // `job` does it once the API lock is released (by the thread that issued it) and
+  // returns the command's status. Only commands the app blocks on take this path.
+  enum Kind { Issued, Staging, Done, Outside } kind;
   cl_int status = CL_SUCCESS;
+  std::function<cl_int()> job;
 };
 
 // Issues cmd as planned (cmd->slot, or cmd->skmd for a split launch) on its device or runs

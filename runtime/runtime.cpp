@@ -206,6 +206,11 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
     Scope scope(*this);
     for (auto *e : evs) needCompletion(e);
   }
+  // Blocking transfers and driver waits of the commands just issued run now, with the
+  // lock released (IssueResult::Outside): other threads go on meanwhile.
+  lk.unlock();
+  runAfterUnlock();
+  lk.lock();
   done.wait(lk, [&] {
     return std::all_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status <= CL_COMPLETE; });
   });
@@ -266,8 +271,8 @@ bool Runtime::depsMetOn(Command *cmd, int slot) {
   for (auto *d : cmd->deps) {
     if (d->done) continue;
     // A command issued to the same in-order device queue is ordered before us already.
-    if (slot >= 0 && d->cmd && d->cmd->state == Command::State::Issued && d->cmd->slot == slot &&
-        d->ctx == cmd->ev->ctx)
+    if (slot >= 0 && d->cmd && d->cmd->state == Command::State::Issued && !d->cmd->outside &&
+        d->cmd->slot == slot && d->ctx == cmd->ev->ctx)
       continue;
     return false;
   }
@@ -293,7 +298,7 @@ int Runtime::chainSlot(Command *cmd) {
   for (auto *d : cmd->deps) {
     if (d->done) continue;
     Command *c = d->cmd;
-    if (!c || c->state != Command::State::Issued || c->skmd || c->slot < 0 ||
+    if (!c || c->state != Command::State::Issued || c->outside || c->skmd || c->slot < 0 ||
         d->ctx != cmd->ev->ctx || (slot >= 0 && c->slot != slot))
       return -1;
     slot = c->slot;
@@ -334,12 +339,29 @@ void Runtime::issue(Command *cmd) {
   if (r.kind == IssueResult::Staging && cmd->staging.empty())
     r = {IssueResult::Done, cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY};
   TUTTI_LOG(Debug, "command %p (kind %d) -> %s on slot %d", (void *)cmd, int(cmd->kind),
-            r.kind == IssueResult::Issued ? "issued" : r.kind == IssueResult::Staging ? "staging" : "done",
+            r.kind == IssueResult::Issued    ? "issued"
+            : r.kind == IssueResult::Staging ? "staging"
+            : r.kind == IssueResult::Outside ? "left to run outside the lock"
+                                             : "done",
             cmd->slot);
   switch (r.kind) {
     case IssueResult::Staging:
       cmd->state = Command::State::Staging;
       staging_.push_back(cmd);
+      if (cmd->blocking) waitOutside(cmd);
+      return;
+    case IssueResult::Outside:
+      cmd->state = Command::State::Issued;
+      cmd->outside = true;
+      if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
+      retain(cmd->ev);
+      afterUnlock([this, ev = cmd->ev, job = std::move(r.job)] {
+        cl_int st = job();
+        ApiLock lock;
+        Scope scope(*this);
+        finish(ev->cmd, st);
+        release(ev);
+      });
       return;
     case IssueResult::Issued:
       cmd->state = Command::State::Issued;
@@ -353,6 +375,29 @@ void Runtime::issue(Command *cmd) {
       finish(cmd, r.status);
       return;
   }
+}
+
+// A command the app blocks on waits for its device->host copies once the API lock is
+// released, not in the driver's completion callbacks (NVIDIA delivers them 12-20 ms late),
+// and is then retried at once. The callbacks may have retried it first.
+void Runtime::waitOutside(Command *cmd) {
+  auto copies = std::make_shared<std::vector<cl_event>>(cmd->staging);
+  for (cl_event e : *copies) icd(e).clRetainEvent(e);
+  retain(cmd->ev);
+  afterUnlock([this, ev = cmd->ev, copies] {
+    waitEach(*copies);
+    for (cl_event e : *copies) icd(e).clReleaseEvent(e);
+    ApiLock lock;
+    Scope scope(*this);
+    Command *c = ev->cmd;
+    auto it = std::find(staging_.begin(), staging_.end(), c);
+    if (c && it != staging_.end() && stagingComplete(c)) {
+      staging_.erase(it);
+      c->state = Command::State::Ready;
+      issue(c);
+    }
+    release(ev);
+  });
 }
 
 void Runtime::retryStaging() {
@@ -370,8 +415,11 @@ void Runtime::retryStaging() {
 
 void Runtime::finish(Command *cmd, cl_int status) {
   if (cmd->unmetDeps) {
-    // Chained (tryStart) and done before its wait list: it completes once that does.
+    // Chained (tryStart) and done before its wait list: it completes once that does. Its
+    // real work is over, so nothing may arm it again (a marker's callback would name it
+    // after it is gone).
     cmd->finishDeferred = true;
+    cmd->armed = true;
     cmd->deferredStatus = status;
     for (auto *d : cmd->deps)
       if (!d->done && d->cmd) armCompletion(d->cmd);

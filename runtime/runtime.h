@@ -83,6 +83,7 @@ class Runtime {
   void dispatcherLoop();
   void notifierLoop();
   void retryStaging();
+  void waitOutside(Command *cmd);
 
   std::unordered_map<void *, ObjType> registry_;
   std::vector<Command *> staging_;  // waiting for device->host copies
