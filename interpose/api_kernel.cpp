@@ -34,7 +34,7 @@ size_t builtinTypeSize(std::string t) {
 // The probe is a driver build (hundreds of ms), so it runs with the API lock released
 // (issue 16) while an internal reference keeps k alive. *gone: the app released k
 // meanwhile (k is freed on return).
-size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) {
+size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) REQUIRES(runtime().mu) {
   static std::map<std::string, size_t> cache;  // by options, type and source; API lock held
   *gone = false;
   _cl_program *p = k->program;
@@ -50,9 +50,9 @@ size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) {
   const DeviceSlot &ds = p->ctx->slots[slot];
   std::string source = p->source, options = p->options, t = type;
   runtime().retain(k);
-  lock.lk.unlock();
+  lock.unlock();
   size_t size = probeTypeSize(ds, source, options, t);
-  lock.lk.lock();
+  lock.lock();
   cache[key] = size;
   *gone = k->refs == 0;
   runtime().release(k);

@@ -65,7 +65,7 @@ struct BuildOutcome {
 // the driver. The caller publishes the outcome and calls finishUnlocked.
 template <typename F>
 BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_program *> &hold,
-                           bool executable, F fn) {
+                           bool executable, F fn) REQUIRES(runtime().mu) {
   p->building = true;
   runtime().retain(p);
   for (_cl_program *h : hold) runtime().retain(h);
@@ -76,7 +76,7 @@ BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_
   for (size_t i = 0; i < n; ++i) out.progs.push_back(p->slots[i].prog);
   out.res.assign(n, CL_SUCCESS);
   out.logs.resize(n);
-  lock.lk.unlock();
+  lock.unlock();
   auto one = [&](size_t i) {
     cl_device_id d = ctx->slots[i].dev->id;
     out.res[i] = fn(i, out.progs[i], d);
@@ -95,7 +95,7 @@ BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_
       }
     if (any) out.skmd = skmdPrepare(ctx, source, options, out.kernelNames);
   }
-  lock.lk.lock();
+  lock.lock();
   return out;
 }
 

@@ -116,10 +116,12 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   // non-blocking one would wait here for the kernels queued before it). They run after
   // the other devices' copies are under way.
   std::vector<std::pair<int, Range>> staged;
-  if (cmd->blocking)
-    for (auto it = parts.begin(); it != parts.end();)
+  if (cmd->blocking) {
+    for (auto it = parts.begin(); it != parts.end();) {
       if (stagingWants(ctx->slots[it->first], it->second.size())) staged.push_back(*it), it = parts.erase(it);
       else ++it;
+    }
+  }
   bool oneSlot = staged.empty() && std::all_of(parts.begin(), parts.end(), [&](auto &p) {
                    return p.first == parts.front().first;
                  });
