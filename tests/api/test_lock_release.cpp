@@ -39,20 +39,29 @@ std::string bigSource(int kernels) {
   return s;
 }
 
-class LockRelease : public ClTest {};
+class LockRelease : public ClTest {
+ protected:
+  // An unbuilt program of bigSource(kernels) on a context of its own.
+  cl_program bigProgram(int kernels) {
+    cl_context c = makeContext();
+    if (HasFatalFailure()) return nullptr;
+    std::string src = bigSource(kernels);
+    const char *s = src.c_str();
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(c, 1, &s, nullptr, &err);
+    EXPECT_CL_OK(err);
+    return prog;
+  }
+};
 
 // Thread A builds a program whose build takes seconds; thread B, on its own context and
 // queue, enqueues and finishes small commands meanwhile. Before issue 16 the build's
 // compile work ran under the API lock and B's next call waited for all of it.
 TEST_F(LockRelease, BuildDoesNotStallOtherThreadsEnqueues) {
-  cl_context ctxA = makeContext();
-  ASSERT_FALSE(HasFatalFailure());
-  std::string src = bigSource(120);
-  const char *s = src.c_str();
-  cl_int err = CL_SUCCESS;
-  cl_program prog = clCreateProgramWithSource(ctxA, 1, &s, nullptr, &err);
-  ASSERT_CL_OK(err);
+  cl_program prog = bigProgram(120);
+  ASSERT_TRUE(prog);
   track(prog);
+  cl_int err = CL_SUCCESS;
 
   cl_context ctxB = makeContext();
   ASSERT_FALSE(HasFatalFailure());
@@ -150,13 +159,8 @@ TEST_F(LockRelease, BuildDoesNotStallOtherThreadsEnqueues) {
 // The app releases its program while another thread builds it: the build keeps its own
 // reference, finishes, and nothing is freed under it.
 TEST_F(LockRelease, ReleaseWhileBuilding) {
-  cl_context c = makeContext();
-  ASSERT_FALSE(HasFatalFailure());
-  std::string src = bigSource(20);
-  const char *s = src.c_str();
-  cl_int err = CL_SUCCESS;
-  cl_program prog = clCreateProgramWithSource(c, 1, &s, nullptr, &err);
-  ASSERT_CL_OK(err);
+  cl_program prog = bigProgram(20);
+  ASSERT_TRUE(prog);
   std::atomic<bool> started{false};
   cl_int buildErr = CL_SUCCESS;
   std::thread a([&] {
