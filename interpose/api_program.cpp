@@ -21,7 +21,10 @@ std::string realOptions(const std::string &app) {
   return app.empty() ? "-cl-kernel-arg-info" : app + " -cl-kernel-arg-info";
 }
 
+// A program another thread is building has no executable yet (its kernel names, logs
+// and slots are published when the build ends).
 bool anyBuilt(const _cl_program *p) {
+  if (p->building) return false;
   for (auto &s : p->slots)
     if (s.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) return true;
   return false;
