@@ -20,7 +20,7 @@ _cl_event *commandEvent(_cl_command_queue *q, cl_command_type type) {
 }
 
 cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits, cl_event *event,
-              bool blocking) {
+              bool blocking) REQUIRES(runtime().mu) {
   Runtime &rt = runtime();
   _cl_event *ev = cmd->ev;
   // The app's handle (if asked for) is the command's event with the app's reference.
@@ -32,7 +32,7 @@ cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits
   cl_int st = CL_SUCCESS;
   if (blocking) {
     rt.retain(ev);
-    st = rt.wait(lock.lk, {ev});
+    st = runtime().wait(lock.lk, {ev});
     if (st == CL_SUCCESS && ev->status < 0) st = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     rt.release(ev);
   }

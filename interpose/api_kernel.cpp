@@ -31,8 +31,12 @@ size_t builtinTypeSize(std::string t) {
 // Size of a by-value argument type only the compiler knows (structs, typedefs), or 0
 // when it cannot be learned. Some drivers accept any size for such arguments, so Tutti
 // asks the compiler: a probe kernel's required work-group size encodes sizeof(type).
-size_t probedTypeSize(_cl_kernel *k, cl_uint arg) {
-  static std::map<std::string, size_t> cache;  // by options, type and source
+// The probe is a driver build (hundreds of ms), so it runs with the API lock released
+// (issue 16) while an internal reference keeps k alive. *gone: the app released k
+// meanwhile (k is freed on return).
+size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) REQUIRES(runtime().mu) {
+  static std::map<std::string, size_t> cache;  // by options, type and source; API lock held
+  *gone = false;
   _cl_program *p = k->program;
   const std::string &type = k->argInfo[arg].typeName;
   if (p->source.empty() || type.empty()) return 0;
@@ -42,8 +46,17 @@ size_t probedTypeSize(_cl_kernel *k, cl_uint arg) {
   size_t slot = 0;
   while (slot < k->real.size() && !k->real[slot]) ++slot;
   if (slot == k->real.size()) return 0;
-  size_t size = probeTypeSize(p->ctx->slots[slot], p->source, p->options, type);
-  return cache[key] = size;
+  // The kernel keeps its program, the program its context: their slots stay valid.
+  const DeviceSlot &ds = p->ctx->slots[slot];
+  std::string source = p->source, options = p->options, t = type;
+  runtime().retain(k);
+  lock.unlock();
+  size_t size = probeTypeSize(ds, source, options, t);
+  lock.lock();
+  cache[key] = size;
+  *gone = k->refs == 0;
+  runtime().release(k);
+  return size;
 }
 
 _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
@@ -186,7 +199,11 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
   } else {
     if (!value) return CL_INVALID_ARG_VALUE;
     size_t expect = builtinTypeSize(ai.typeName);
-    if (!expect) expect = probedTypeSize(k, i);
+    if (!expect) {
+      bool gone = false;
+      expect = probedTypeSize(lock, k, i, &gone);
+      if (gone) return CL_INVALID_KERNEL;
+    }
     if (expect && size != expect) return CL_INVALID_ARG_SIZE;
     // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);

@@ -21,16 +21,10 @@ std::string realOptions(const std::string &app) {
   return app.empty() ? "-cl-kernel-arg-info" : app + " -cl-kernel-arg-info";
 }
 
-void refreshKernelNames(_cl_program *p) {
-  p->kernelNames.clear();
-  for (size_t i = 0; i < p->slots.size(); ++i) {
-    ProgramSlot &s = p->slots[i];
-    if (!s.prog || s.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) continue;
-    if (realKernelNames(s.prog, p->kernelNames)) return;
-  }
-}
-
+// A program another thread is building has no executable yet (its kernel names, logs
+// and slots are published when the build ends).
 bool anyBuilt(const _cl_program *p) {
+  if (p->building) return false;
   for (auto &s : p->slots)
     if (s.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) return true;
   return false;
@@ -52,24 +46,65 @@ void createFromSource(_cl_program *p) {
   }
 }
 
-// Runs fn(slot index, real program, real device) for every slot with the lock released,
-// the slots in parallel: a build costs the slowest driver's time, not the sum (PoCL's
-// LLVM compile next to NVIDIA's was most of Tutti's fixed cost per run on the H100).
-// The program is marked building so no one else changes it meanwhile.
+// What a build's slots bring back from the unlocked phase, published under the lock.
+struct BuildOutcome {
+  std::vector<cl_program> progs;   // per slot: the real program (clLinkProgram makes new ones)
+  std::vector<cl_int> res;         // per slot: the driver's answer
+  std::vector<std::string> logs;   // per slot: its build log
+  std::vector<std::string> kernelNames;
+  std::shared_ptr<SkmdProgram> skmd;  // skmd mode: partition-ready variants, fitted models
+};
+
+// Runs fn(slot index, real program (by reference: a link puts its new one there), real
+// device) -> cl_int for every slot with the API
+// lock released, the slots in parallel: a build costs the slowest driver's time, not the
+// sum (PoCL's LLVM compile next to NVIDIA's was most of Tutti's fixed cost per run on the
+// H100), and another thread's enqueues do not wait for it (issue 16). The build logs, the
+// kernel names and, when `executable`, the partition-ready variants (skmdPrepare: Clang,
+// driver builds, model fits) are made in the same unlocked phase. Meanwhile p is marked
+// building (a second build: CL_INVALID_OPERATION, clCreateKernel:
+// CL_INVALID_PROGRAM_EXECUTABLE) and p and `hold` (headers, link inputs: their real
+// programs are used) carry an internal reference, so a release cannot free them under
+// the driver. The caller publishes the outcome and calls finishUnlocked.
 template <typename F>
-void forEachSlotUnlocked(ApiLock &lock, _cl_program *p, F fn) {
+BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_program *> &hold,
+                           bool executable, F fn) REQUIRES(runtime().mu) {
   p->building = true;
   runtime().retain(p);
-  std::vector<std::pair<cl_program, cl_device_id>> work;
-  for (size_t i = 0; i < p->slots.size(); ++i)
-    work.push_back({p->slots[i].prog, p->ctx->slots[i].dev->id});
-  lock.lk.unlock();
+  for (_cl_program *h : hold) runtime().retain(h);
+  _cl_context *ctx = p->ctx;  // the program's reference keeps it; its slots never change
+  std::string source = p->source, options = p->options;
+  BuildOutcome out;
+  size_t n = p->slots.size();
+  for (size_t i = 0; i < n; ++i) out.progs.push_back(p->slots[i].prog);
+  out.res.assign(n, CL_SUCCESS);
+  out.logs.resize(n);
+  lock.unlock();
+  auto one = [&](size_t i) {
+    cl_device_id d = ctx->slots[i].dev->id;
+    out.res[i] = fn(i, out.progs[i], d);
+    if (out.progs[i]) out.logs[i] = realBuildLog(out.progs[i], d);
+  };
   std::vector<std::thread> others;
-  for (size_t i = 1; i < work.size(); ++i)
-    others.emplace_back([&, i] { fn(i, work[i].first, work[i].second); });
-  if (!work.empty()) fn(0, work[0].first, work[0].second);
+  for (size_t i = 1; i < n; ++i) others.emplace_back(one, i);
+  if (n) one(0);
   for (auto &t : others) t.join();
-  lock.lk.lock();
+  if (executable) {
+    bool any = false;
+    for (size_t i = 0; i < n && out.kernelNames.empty(); ++i)
+      if (out.progs[i] && out.res[i] == CL_SUCCESS) {
+        any = true;
+        if (realKernelNames(out.progs[i], out.kernelNames)) break;
+      }
+    if (any) out.skmd = skmdPrepare(ctx, source, options, out.kernelNames);
+  }
+  lock.lock();
+  return out;
+}
+
+// Ends buildUnlocked's phase (lock held): p may be freed here if the app released it.
+void finishUnlocked(_cl_program *p, const std::vector<_cl_program *> &hold) {
+  for (_cl_program *h : hold) runtime().release(h);
   p->building = false;
   runtime().release(p);
 }
@@ -222,16 +257,15 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
   if (!haveCode) return CL_INVALID_PROGRAM;
   p->options = options ? options : "";
   std::string opts = realOptions(p->options);
-  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
-  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
-    res[i] = rp ? realBuild(rp, d, opts) : CL_INVALID_PROGRAM;
+  BuildOutcome o = buildUnlocked(lock, p, {}, true, [&](size_t, cl_program rp, cl_device_id d) {
+    return rp ? realBuild(rp, d, opts) : CL_INVALID_PROGRAM;
   });
+  const std::vector<cl_int> &res = o.res;
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
-    cl_device_id d = p->ctx->slots[i].dev->id;
-    s.log = s.prog ? realBuildLog(s.prog, d) : "";
+    s.log = std::move(o.logs[i]);
     s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
     if (res[i] == CL_SUCCESS) any = true;
@@ -243,14 +277,17 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
   }
   if (firstErr == CL_INVALID_BUILD_OPTIONS) {
     for (auto &s : p->slots) s.status = CL_BUILD_ERROR, s.binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+    p->kernelNames.clear();
     notifyBuild(lock, p, notify, user);
+    finishUnlocked(p, {});
     return CL_INVALID_BUILD_OPTIONS;
   }
   if (any && firstErr != CL_SUCCESS)
     TUTTI_LOG(Warn, "program built on some backing devices only; its kernels run there");
-  refreshKernelNames(p);
-  if (any) skmdPrepare(p);
+  p->kernelNames = std::move(o.kernelNames);
+  if (o.skmd) p->skmd = std::move(o.skmd);
   notifyBuild(lock, p, notify, user);
+  finishUnlocked(p, {});
   return any ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
@@ -275,24 +312,27 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   p->options = options ? options : "";
   std::string opts = realOptions(p->options);
   std::vector<std::vector<cl_program>> hdr(p->slots.size());
+  std::vector<_cl_program *> hold;
+  for (cl_uint h = 0; h < numHeaders; ++h) hold.push_back(headers[h]);
   for (size_t i = 0; i < p->slots.size(); ++i)
     for (cl_uint h = 0; h < numHeaders; ++h) hdr[i].push_back(headers[h]->slots[i].prog);
-  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
-  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program rp, cl_device_id d) {
-    res[i] = rp ? realCompile(rp, d, opts, numHeaders, hdr[i].data(), headerNames)
-                : CL_INVALID_PROGRAM;
+  BuildOutcome o = buildUnlocked(lock, p, hold, false, [&](size_t i, cl_program rp, cl_device_id d) {
+    return rp ? realCompile(rp, d, opts, numHeaders, hdr[i].data(), headerNames)
+              : CL_INVALID_PROGRAM;
   });
+  const std::vector<cl_int> &res = o.res;
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
-    s.log = s.prog ? realBuildLog(s.prog, p->ctx->slots[i].dev->id) : "";
+    s.log = std::move(o.logs[i]);
     s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
     any |= res[i] == CL_SUCCESS;
     if (res[i] != CL_SUCCESS && firstErr == CL_SUCCESS) firstErr = res[i];
   }
   notifyBuild(lock, p, notify, user);
+  finishUnlocked(p, hold);
   if (firstErr == CL_INVALID_COMPILER_OPTIONS || firstErr == CL_INVALID_BUILD_OPTIONS)
     return CL_INVALID_COMPILER_OPTIONS;
   return any ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
@@ -322,33 +362,37 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
   // Without argument info in the linked program Tutti cannot tell buffers from values.
   std::string opts = realOptions(p->options);
   bool library = opts.find("-create-library") != std::string::npos;
-  std::vector<cl_int> res(p->slots.size(), CL_SUCCESS);
   std::vector<std::vector<cl_program>> in(p->slots.size());
+  std::vector<_cl_program *> hold(inputs, inputs + numInputs);
   for (size_t i = 0; i < p->slots.size(); ++i)
     for (cl_uint k = 0; k < numInputs; ++k)
       if (inputs[k]->slots[i].prog) in[i].push_back(inputs[k]->slots[i].prog);
-  forEachSlotUnlocked(lock, p, [&](size_t i, cl_program, cl_device_id d) {
-    if (in[i].size() != numInputs) { res[i] = CL_INVALID_PROGRAM; return; }
+  // The linked programs come back in o.progs; the program is the app's only after this
+  // call returns, so nothing reads its slots meanwhile.
+  std::string fallback = p->options;
+  BuildOutcome o = buildUnlocked(lock, p, hold, !library, [&](size_t i, cl_program &rp, cl_device_id d) {
+    if (in[i].size() != numInputs) return cl_int(CL_INVALID_PROGRAM);
     cl_int e = CL_SUCCESS;
     // -cl-kernel-arg-info is a compile option; a driver may refuse it when linking.
-    cl_program lp = realLink(ctx->slots[i].ctx, d, opts, p->options, in[i], &e);
-    res[i] = e;
-    p->slots[i].prog = lp;
+    rp = realLink(ctx->slots[i].ctx, d, opts, fallback, in[i], &e);
+    return e;
   });
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
-    s.log = s.prog ? realBuildLog(s.prog, ctx->slots[i].dev->id) : "";
-    bool ok = res[i] == CL_SUCCESS && s.prog;
+    s.prog = o.progs[i];
+    s.log = std::move(o.logs[i]);
+    bool ok = o.res[i] == CL_SUCCESS && s.prog;
     s.status = ok ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = ok ? (library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
                       : CL_PROGRAM_BINARY_TYPE_NONE;
     any |= ok;
-    if (!ok && firstErr == CL_SUCCESS) firstErr = res[i] ? res[i] : CL_LINK_PROGRAM_FAILURE;
+    if (!ok && firstErr == CL_SUCCESS) firstErr = o.res[i] ? o.res[i] : CL_LINK_PROGRAM_FAILURE;
   }
-  refreshKernelNames(p);
+  if (!library) p->kernelNames = std::move(o.kernelNames);
   notifyBuild(lock, p, notify, user);
+  finishUnlocked(p, hold);
   if (firstErr == CL_INVALID_LINKER_OPTIONS) {
     setErr(errcode, firstErr);
     return p;

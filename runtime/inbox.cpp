@@ -9,20 +9,20 @@ Inbox &inbox() {
 }
 
 void Inbox::postCompletion(Command *cmd) {
-  std::lock_guard<std::mutex> g(mu_);
+  MutexLock g(mu_);
   done_.push_back(cmd);
   cv_.notify_one();
 }
 
 void Inbox::postRetry() {
-  std::lock_guard<std::mutex> g(mu_);
+  MutexLock g(mu_);
   retry_ = true;
   cv_.notify_one();
 }
 
 void Inbox::take(std::vector<Command *> &done, bool &retry) {
-  std::unique_lock<std::mutex> g(mu_);
-  cv_.wait(g, [&] { return !done_.empty() || retry_; });
+  MutexLock g(mu_);
+  while (done_.empty() && !retry_) cv_.wait(g);
   done.swap(done_);
   retry = retry_;
   retry_ = false;

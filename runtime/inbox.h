@@ -9,22 +9,24 @@
 #include <mutex>
 #include <vector>
 
+#include "thread_annotations.h"
+
 namespace tutti {
 
 struct Command;
 
 class Inbox {
  public:
-  void postCompletion(Command *cmd);  // cmd's real work finished
-  void postRetry();                   // a device->host copy landed: retry waiting commands
+  void postCompletion(Command *cmd) EXCLUDES(mu_);  // cmd's real work finished
+  void postRetry() EXCLUDES(mu_);  // a device->host copy landed: retry waiting commands
   // Blocks until something was posted; hands it over.
-  void take(std::vector<Command *> &done, bool &retry);
+  void take(std::vector<Command *> &done, bool &retry) EXCLUDES(mu_);
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Command *> done_;
-  bool retry_ = false;
+  Mutex mu_;
+  std::condition_variable_any cv_;
+  std::vector<Command *> done_ GUARDED_BY(mu_);
+  bool retry_ GUARDED_BY(mu_) = false;
 };
 
 Inbox &inbox();

@@ -123,10 +123,12 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   // non-blocking one would wait here for the kernels queued before it). They run after
   // the other devices' copies are under way.
   std::vector<std::pair<int, Range>> staged;
-  if (cmd->blocking)
-    for (auto it = parts.begin(); it != parts.end();)
+  if (cmd->blocking) {
+    for (auto it = parts.begin(); it != parts.end();) {
       if (stagingWants(ctx->slots[it->first], it->second.size())) staged.push_back(*it), it = parts.erase(it);
       else ++it;
+    }
+  }
   bool oneSlot = staged.empty() && std::all_of(parts.begin(), parts.end(), [&](auto &p) {
                    return p.first == parts.front().first;
                  });
@@ -144,7 +146,9 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       cl_mem buf = st.devBuf[slot];
       char *dst = out + p.begin;
       DeviceSlot *slotp = &ds;
-      return outside([slotp, buf, p, dst] {
+      Range part = p;  // a structured binding cannot be captured (C++17)
+      return outside([slotp, buf, part, dst] {
+        Range p = part;
         DeviceSlot &ds = *slotp;
         uint64_t t0 = nowNs();
         cl_int e = icd(ds.queue).clEnqueueReadBuffer(ds.queue, buf, CL_TRUE, p.begin, p.size(), dst,

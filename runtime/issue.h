@@ -13,6 +13,8 @@ struct IssueResult {
   enum Kind { Issued, Staging, Done, Outside } kind;
   cl_int status = CL_SUCCESS;
   std::function<cl_int()> job;
+  IssueResult(Kind k, cl_int s = CL_SUCCESS, std::function<cl_int()> j = {})
+      : kind(k), status(s), job(std::move(j)) {}
 };
 
 // Issues cmd as planned (cmd->slot, or cmd->skmd for a split launch) on its device or runs

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <string>
 
+#include "thread_annotations.h"
+
 namespace tutti {
 
 namespace {
@@ -15,8 +17,8 @@ struct PerSlot {
 };
 
 // Completions arrive on the dispatcher while placement and planning read: own lock.
-std::mutex g_mu;
-std::map<std::pair<const void *, std::string>, std::map<int, PerSlot>> g_runs;
+Mutex g_mu;
+std::map<std::pair<const void *, std::string>, std::map<int, PerSlot>> g_runs GUARDED_BY(g_mu);
 RunObserver g_observer = nullptr;
 
 }  // namespace
@@ -26,7 +28,7 @@ void setRunObserver(RunObserver fn) { g_observer = fn; }
 void recordKernelRun(Command *cmd, int slot, double workItems, uint64_t ns) {
   double seconds = double(ns) * 1e-9;
   {
-    std::lock_guard<std::mutex> g(g_mu);
+    MutexLock g(g_mu);
     PerSlot &p = g_runs[{cmd->kernel->program, cmd->kernel->name}][slot];
     if (p.runs.size() >= kKeptRuns) {
       p.items -= p.runs.front().items;
@@ -41,7 +43,7 @@ void recordKernelRun(Command *cmd, int slot, double workItems, uint64_t ns) {
 }
 
 double measuredThroughput(const _cl_kernel *k, int slot) {
-  std::lock_guard<std::mutex> g(g_mu);
+  MutexLock g(g_mu);
   auto it = g_runs.find({k->program, k->name});
   if (it == g_runs.end()) return -1;
   auto s = it->second.find(slot);
@@ -50,7 +52,7 @@ double measuredThroughput(const _cl_kernel *k, int slot) {
 }
 
 std::vector<KernelRun> measuredRuns(const _cl_kernel *k, int slot) {
-  std::lock_guard<std::mutex> g(g_mu);
+  MutexLock g(g_mu);
   auto it = g_runs.find({k->program, k->name});
   if (it == g_runs.end()) return {};
   auto s = it->second.find(slot);

@@ -115,8 +115,11 @@ std::vector<uint64_t> launchShape(Command *cmd, const cc::NDRange &nd, const cc:
 }
 
 std::string deviceIdentity(const BackingDevice *d) {
-  // Asked at every decision: built once per device (callers hold the runtime lock).
+  // Asked at every decision: built once per device. Builds ask too, with the runtime
+  // lock released (skmdPrepare), so the cache has a lock of its own.
+  static std::mutex mu;
   static std::map<const BackingDevice *, std::string> known;
+  std::lock_guard<std::mutex> g(mu);
   auto it = known.find(d);
   if (it != known.end()) return it->second;
   std::string id = d->name + " | " + d->driverVersion + " | " + d->platformName;
@@ -220,10 +223,17 @@ size_t storedTransferSamples(const std::string &deviceId) {
 
 std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId,
                                                      const std::string &deviceId) {
+  // Builds fit models with the runtime lock released (skmdPrepare) while launches read
+  // them under it: the cache has its own lock, not held during the fit, so a launch
+  // never waits for another kernel's fit.
+  static std::mutex mu;
   static std::map<std::pair<std::string, std::string>, std::shared_ptr<const pf::TimeModel>> cache;
   auto key = std::make_pair(kernelId, deviceId);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
   std::shared_ptr<const pf::TimeModel> m;
   if (profileDbEnabled()) {
     auto samples = fewPerPoint(writer().db.kernelSamples(kernelId, deviceId));
@@ -234,16 +244,23 @@ std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId
       if (!m->valid()) m.reset();
     }
   }
-  cache[key] = m;
-  return m;
+  std::lock_guard<std::mutex> g(mu);
+  return cache.emplace(key, m).first->second;  // a racing fit of the same key: first wins
 }
 
 const pf::TransferModel &storedTransferModel(const std::string &deviceId) {
+  // Same lock discipline as storedTimeModel; map entries never move, so the reference
+  // stays good after the lock is dropped.
+  static std::mutex mu;
   static std::map<std::string, pf::TransferModel> cache;
-  auto it = cache.find(deviceId);
-  if (it != cache.end()) return it->second;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = cache.find(deviceId);
+    if (it != cache.end()) return it->second;
+  }
   pf::TransferModel m;
   if (profileDbEnabled()) m = pf::TransferModel::fit(writer().db.transferSamples(deviceId), deviceId);
+  std::lock_guard<std::mutex> g(mu);
   return cache.emplace(deviceId, m).first->second;
 }
 

@@ -61,7 +61,7 @@ void Runtime::startThreads() {
 }
 
 void Runtime::notify(std::function<void()> fn) {
-  std::lock_guard<std::mutex> g(notifyMu_);
+  MutexLock g(notifyMu_);
   notifyQ_.push_back(std::move(fn));
   notifyCv_.notify_one();
 }
@@ -70,8 +70,8 @@ void Runtime::notifierLoop() {
   for (;;) {
     std::function<void()> fn;
     {
-      std::unique_lock<std::mutex> g(notifyMu_);
-      notifyCv_.wait(g, [&] { return !notifyQ_.empty(); });
+      MutexLock g(notifyMu_);
+      while (notifyQ_.empty()) notifyCv_.wait(g);
       fn = std::move(notifyQ_.front());
       notifyQ_.pop_front();
     }
@@ -85,6 +85,7 @@ void Runtime::dispatcherLoop() {
     bool retry;
     inbox().take(done, retry);
     ApiLock lock;
+    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     for (Command *cmd : done) {
       for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(earlier));
@@ -98,6 +99,7 @@ void Runtime::dispatcherLoop() {
 // ---------------------------------------------------------------- lifetime
 
 _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   auto *ev = new _cl_event();
   ev->ctx = ctx;
   ev->queue = q;
@@ -110,6 +112,7 @@ _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_
 }
 
 void Runtime::releaseApp(ObjectHeader *o) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   if (o->refs == 0) return;
   if (--o->refs == 0) {
     remove(o);  // the handle is no longer valid for the app
@@ -118,6 +121,7 @@ void Runtime::releaseApp(ObjectHeader *o) {
 }
 
 void Runtime::release(ObjectHeader *o) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   if (o->internal == 0) return;
   if (--o->internal == 0 && o->refs == 0) destroy(o);
 }
@@ -178,6 +182,7 @@ void Runtime::complete(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   ev->done = true;
   complete(ev, status);
@@ -185,6 +190,7 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::needCompletion(_cl_event *ev) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   // The app sees a queue's commands complete in order, so all before ev must report.
   // Arming the whole queue covers every event in it, so a clFinish over n events or a
   // status poll in a loop walks the queue once, not once per event or per poll.
@@ -222,6 +228,7 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
 // ---------------------------------------------------------------- graph
 
 void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   _cl_command_queue *q = cmd->q;
   retain(q);
@@ -247,6 +254,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 }
 
 void Runtime::flush(_cl_command_queue *q) {
+  mu.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   auto held = std::move(q->held);
   q->held.clear();
@@ -358,6 +366,7 @@ void Runtime::issue(Command *cmd) {
       afterUnlock([this, ev = cmd->ev, job = std::move(r.job)] {
         cl_int st = job();
         ApiLock lock;
+        mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
         Scope scope(*this);
         finish(ev->cmd, st);
         release(ev);
@@ -388,6 +397,7 @@ void Runtime::waitOutside(Command *cmd) {
     waitEach(*copies);
     for (cl_event e : *copies) icd(e).clReleaseEvent(e);
     ApiLock lock;
+    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     Command *c = ev->cmd;
     auto it = std::find(staging_.begin(), staging_.end(), c);

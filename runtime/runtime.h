@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "command.h"
 #include "objects.h"
+#include "thread_annotations.h"
 #include "trace.h"
 
 namespace tutti {
@@ -20,30 +21,47 @@ namespace tutti {
 
 class Runtime {
  public:
-  std::mutex mu;                // the runtime lock: guards every object and the scheduler
-  std::condition_variable done;  // notified whenever an event's status changes
+  // The runtime lock: guards every object and the scheduler. The objects' fields are not
+  // annotated (they are plain structs shared with the layers below); the runtime's own
+  // state is, and so are the functions that need the lock. Public functions called from
+  // unannotated code below the API layer assert the lock instead of requiring it.
+  Mutex mu;
+  std::condition_variable done;  // notified whenever an event's status changes (waits on mu)
 
   // ---- registry: handles the app may pass back ----
-  void add(void *h, ObjType t) { registry_[h] = t; }
-  void remove(void *h) { registry_.erase(h); }
+  void add(void *h, ObjType t) {
+    mu.assertHeld();
+    registry_[h] = t;
+  }
+  void remove(void *h) {
+    mu.assertHeld();
+    registry_.erase(h);
+  }
   bool valid(const void *h, ObjType t) const {
+    mu.assertHeld();
     auto it = registry_.find(const_cast<void *>(h));
     return it != registry_.end() && it->second == t;
   }
-  size_t liveObjects() const { return registry_.size(); }
+  size_t liveObjects() const {
+    mu.assertHeld();
+    return registry_.size();
+  }
 
   // ---- scheduler (call with mu held) ----
   // Takes ownership of cmd; computes its dependencies from wait list and queue order.
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
   void flush(_cl_command_queue *q);
   // Blocks (releasing mu) until every event is complete or failed.
-  cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs);
+  cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(mu);
   void setUserEventStatus(_cl_event *ev, cl_int status);
   // Someone will look at ev's completion: make sure the driver reports it.
   void needCompletion(_cl_event *ev);
 
   // ---- object lifetime (call with mu held) ----
-  void retain(ObjectHeader *o) { ++o->internal; }
+  void retain(ObjectHeader *o) {
+    mu.assertHeld();
+    ++o->internal;
+  }
   void release(ObjectHeader *o);          // drops an internal reference
   void releaseApp(ObjectHeader *o);       // drops an app reference
   _cl_event *newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type);
@@ -63,37 +81,40 @@ class Runtime {
   // host-side commands cannot overflow the stack.
   class Scope {
    public:
-    explicit Scope(Runtime &r) : r_(r) { ++r_.depth_; }
-    ~Scope() { if (r_.depth_ == 1) r_.drain(); --r_.depth_; }
+    explicit Scope(Runtime &r) REQUIRES(r.mu) : r_(r) { ++r_.depth_; }
+    ~Scope() NO_THREAD_SAFETY_ANALYSIS {  // made under the lock, ends in the same scope
+      if (r_.depth_ == 1) r_.drain();
+      --r_.depth_;
+    }
    private:
     Runtime &r_;
   };
-  void kick(Command *cmd) { runnable_.push_back(cmd); }
-  void drain();
-  void tryStart(Command *cmd);
-  bool depsMetOn(Command *cmd, int slot);
-  int chainSlot(Command *cmd);
-  void issue(Command *cmd);
-  void finish(Command *cmd, cl_int status);
-  void wakeWaiters(_cl_event *ev);
-  void reportInOrder(_cl_command_queue *q);
-  void complete(_cl_event *ev, cl_int status);
-  void setStatus(_cl_event *ev, cl_int status);
-  void destroy(ObjectHeader *o);
-  void dispatcherLoop();
-  void notifierLoop();
-  void retryStaging();
-  void waitOutside(Command *cmd);
+  void kick(Command *cmd) REQUIRES(mu) { runnable_.push_back(cmd); }
+  void drain() REQUIRES(mu);
+  void tryStart(Command *cmd) REQUIRES(mu);
+  bool depsMetOn(Command *cmd, int slot) REQUIRES(mu);
+  int chainSlot(Command *cmd) REQUIRES(mu);
+  void issue(Command *cmd) REQUIRES(mu);
+  void finish(Command *cmd, cl_int status) REQUIRES(mu);
+  void wakeWaiters(_cl_event *ev) REQUIRES(mu);
+  void reportInOrder(_cl_command_queue *q) REQUIRES(mu);
+  void complete(_cl_event *ev, cl_int status) REQUIRES(mu);
+  void setStatus(_cl_event *ev, cl_int status) REQUIRES(mu);
+  void destroy(ObjectHeader *o) REQUIRES(mu);
+  void dispatcherLoop() EXCLUDES(mu);
+  void notifierLoop() EXCLUDES(notifyMu_);
+  void retryStaging() REQUIRES(mu);
+  void waitOutside(Command *cmd) REQUIRES(mu);
 
-  std::unordered_map<void *, ObjType> registry_;
-  std::vector<Command *> staging_;  // waiting for device->host copies
-  std::deque<Command *> runnable_;  // may start now (see Scope)
-  std::vector<Command *> retired_;  // finished, freed when the outermost Scope ends
-  int depth_ = 0;
+  std::unordered_map<void *, ObjType> registry_ GUARDED_BY(mu);
+  std::vector<Command *> staging_ GUARDED_BY(mu);  // waiting for device->host copies
+  std::deque<Command *> runnable_ GUARDED_BY(mu);  // may start now (see Scope)
+  std::vector<Command *> retired_ GUARDED_BY(mu);  // finished, freed when the outermost Scope ends
+  int depth_ GUARDED_BY(mu) = 0;
 
-  std::mutex notifyMu_;
-  std::condition_variable notifyCv_;
-  std::deque<std::function<void()>> notifyQ_;
+  Mutex notifyMu_;
+  std::condition_variable_any notifyCv_;
+  std::deque<std::function<void()>> notifyQ_ GUARDED_BY(notifyMu_);
 
   std::thread dispatcher_, notifier_;
   bool started_ = false;
@@ -103,23 +124,28 @@ Runtime &runtime();
 
 // The lock every API function takes; runs afterUnlock work when it goes. With
 // TUTTI_TRACE each API call is a span on the host lane, named after the caller, so a
-// timeline shows where the app's thread spent its time (lock waits included).
-class ApiLock {
+// timeline shows where the app's thread spent its time (lock waits included). A scoped
+// capability: unlock()/lock() around long work (builds) are checked like the lock itself.
+class SCOPED_CAPABILITY ApiLock {
  public:
-  explicit ApiLock(const char *caller = __builtin_FUNCTION())
-      : caller_(caller), t0_(tracing() ? nowNs() : 0), lk(runtime().mu) {}
-  ~ApiLock() {
+  explicit ApiLock(const char *caller = __builtin_FUNCTION()) ACQUIRE(runtime().mu)
+      : caller_(caller), t0_(tracing() ? nowNs() : 0), lk(runtime().mu.native()) {}
+  ~ApiLock() RELEASE() {
     if (lk.owns_lock()) lk.unlock();
     runtime().runAfterUnlock();
     if (t0_ && caller_[0] == 'c' && caller_[1] == 'l') traceSpan(-1, "api", caller_, t0_, nowNs(), 0);
   }
+  // Lets other threads in during long work that touches no shared state. Named as the
+  // runtime lock itself, so helpers given an ApiLock & can say REQUIRES(runtime().mu).
+  void unlock() RELEASE(runtime().mu) NO_THREAD_SAFETY_ANALYSIS { lk.unlock(); }
+  void lock() ACQUIRE(runtime().mu) NO_THREAD_SAFETY_ANALYSIS { lk.lock(); }
 
  private:
   const char *caller_;
   uint64_t t0_;
 
  public:
-  std::unique_lock<std::mutex> lk;
+  std::unique_lock<std::mutex> lk;  // on mu.native(), for Runtime::wait's condition variable
 };
 
 }  // namespace tutti

@@ -28,8 +28,8 @@ cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &k
   return v[slot];
 }
 
-void skmdCreateKernels(_cl_program *p, SkmdProgram &sp) {
-  for (const std::string &name : p->kernelNames)
+void skmdCreateKernels(const std::vector<std::string> &kernelNames, SkmdProgram &sp) {
+  for (const std::string &name : kernelNames)
     for (size_t s = 0; s < sp.progs.size(); ++s)
       if (const cc::KernelInfo *ki = skmdKernelInfo(sp, int(s), name)) skmdPartitionKernel(sp, int(s), *ki);
 }

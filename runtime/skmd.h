@@ -38,14 +38,18 @@ struct SkmdProgram {
 // Compiles and builds p's partition-ready variants once (runtime lock held).
 SkmdProgram *skmdProgram(_cl_program *p);
 
-// Under TUTTI_MODE=skmd, after the app built p: compiles and builds its partition-ready
-// variants and fits its kernels' time models now, so that the app's first launches (which
-// it times) do not pay for them.
-void skmdPrepare(_cl_program *p);
+// Under TUTTI_MODE=skmd, after the app built a program of ctx from source and options:
+// compiles and builds its partition-ready variants and fits its kernels' time models now,
+// so that the app's first launches (which it times) do not pay for them. Runs with the
+// runtime lock released (seconds of Clang and driver work); the caller publishes the
+// result as the program's skmd under the lock. nullptr: not in skmd mode.
+std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &source,
+                                         const std::string &options,
+                                         const std::vector<std::string> &kernelNames);
 
 // Creates the partition-ready kernels of sp on every slot (skmdPrepare: the first
 // launch paid about 1.3 ms for them on the H100 machine).
-void skmdCreateKernels(_cl_program *p, SkmdProgram &sp);
+void skmdCreateKernels(const std::vector<std::string> &kernelNames, SkmdProgram &sp);
 
 // The partition-ready kernel of `ki` on slot, created on first use (nullptr: none).
 cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const compiler::KernelInfo &ki);

@@ -23,7 +23,10 @@ bool skmdPlan(Command *cmd) {
 bool profileLaunch(Command *) { return false; }
 IssueResult issueSplit(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 cl_int collectSkmd(Command *) { return CL_INVALID_OPERATION; }
-void skmdPrepare(_cl_program *) {}
+std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *, const std::string &, const std::string &,
+                                         const std::vector<std::string> &) {
+  return nullptr;
+}
 uint64_t skmdSplitLaunches() { return 0; }
 uint64_t skmdMergedLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }

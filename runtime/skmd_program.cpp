@@ -1,5 +1,6 @@
 // skmd_program.cpp - compiles a program's partition-ready variants for each backing device.
 #include <cstdlib>
+#include <mutex>
 
 #include <tutti/compiler.h>
 
@@ -83,36 +84,46 @@ SkmdProgram::~SkmdProgram() {
     if (p) icd(p).clReleaseProgram(p);
 }
 
-SkmdProgram *skmdProgram(_cl_program *p) {
-  if (p->skmd && p->skmd->source == p->source && p->skmd->options == p->options)
-    return p->skmd.get();
+namespace {
+
+// Clang and LLVM are run by one thread at a time: builds now compile with the runtime
+// lock released, so two threads' builds could otherwise enter the compiler together.
+std::mutex g_compileMu;
+
+// Compiles and builds the partition-ready variants of source for every slot of ctx.
+// Reads only ctx's slots, which never change, so it needs no runtime lock.
+std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &source,
+                                         const std::string &options) {
   auto sp = std::make_shared<SkmdProgram>();
-  sp->source = p->source;
-  sp->options = p->options;
-  sp->id = std::to_string(std::hash<std::string>()(p->source)) + '-' +
-           std::to_string(std::hash<std::string>()(p->options));
-  p->skmd = sp;
-  if (p->source.empty()) {
+  sp->source = source;
+  sp->options = options;
+  sp->id = std::to_string(std::hash<std::string>()(source)) + '-' +
+           std::to_string(std::hash<std::string>()(options));
+  if (source.empty()) {
     sp->why = "the program has no source (linked or built from a driver binary)";
-    return sp.get();
+    return sp;
   }
   std::map<std::string, std::shared_ptr<const cc::CompileResult>> byTarget;
-  size_t n = p->ctx->slots.size(), usable = 0;
+  size_t n = ctx->slots.size(), usable = 0;
   sp->progs.assign(n, nullptr);
   sp->results.assign(n, nullptr);
   for (size_t s = 0; s < n; ++s) {
-    DeviceSlot &ds = p->ctx->slots[s];
+    DeviceSlot &ds = ctx->slots[s];
     cc::CompileRequest req;
     std::string arch;
     if (!targetFor(ds.dev, req.target, arch)) continue;
-    req.source = p->source;
-    req.options = p->options;
+    req.source = source;
+    req.options = options;
     req.gpu_arch = arch;
     req.cache_dir = cacheDir();
     std::string key = std::string(cc::targetName(req.target)) + arch;
     auto &res = byTarget[key];
     if (!res) {
-      auto r = std::make_shared<cc::CompileResult>(cc::compile(req));
+      std::shared_ptr<cc::CompileResult> r;
+      {
+        std::lock_guard<std::mutex> g(g_compileMu);
+        r = std::make_shared<cc::CompileResult>(cc::compile(req));
+      }
       TUTTI_LOG(Info, "compiled program for %s in %.1f ms%s", key.c_str(), r->compile_ms,
                 r->from_cache ? " (cached)" : "");
       if (!r->ok) TUTTI_LOG(Warn, "kernel compiler (%s): %s", key.c_str(), r->error.c_str());
@@ -131,24 +142,36 @@ SkmdProgram *skmdProgram(_cl_program *p) {
   }
   sp->ok = usable >= 2;
   if (!sp->ok) sp->why = "fewer than two backing devices can run partition-ready kernels";
-  return sp.get();
+  return sp;
 }
 
-void skmdPrepare(_cl_program *p) {
-  if (settings().mode != KernelMode::Skmd || p->source.empty()) return;
+}  // namespace
+
+SkmdProgram *skmdProgram(_cl_program *p) {
+  if (p->skmd && p->skmd->source == p->source && p->skmd->options == p->options)
+    return p->skmd.get();
+  p->skmd = compileSkmd(p->ctx, p->source, p->options);
+  return p->skmd.get();
+}
+
+std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &source,
+                                         const std::string &options,
+                                         const std::vector<std::string> &kernelNames) {
+  if (settings().mode != KernelMode::Skmd || source.empty()) return nullptr;
   uint64_t t0 = nowNs();
-  SkmdProgram *sp = skmdProgram(p);
-  if (!sp->ok) return;
-  skmdCreateKernels(p, *sp);
-  for (size_t s = 0; s < p->ctx->slots.size(); ++s)
-    for (const std::string &name : p->kernelNames)
+  std::shared_ptr<SkmdProgram> sp = compileSkmd(ctx, source, options);
+  if (!sp->ok) return sp;
+  skmdCreateKernels(kernelNames, *sp);
+  for (size_t s = 0; s < ctx->slots.size(); ++s)
+    for (const std::string &name : kernelNames)
       if (const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), name)) cc::warmAnalyses(*ki);
-  if (!profileDbEnabled()) return;
-  for (const std::string &name : p->kernelNames)
-    for (auto &ds : p->ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
-  for (auto &ds : p->ctx->slots) storedTransferModel(deviceIdentity(ds.dev));
+  if (!profileDbEnabled()) return sp;
+  for (const std::string &name : kernelNames)
+    for (auto &ds : ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
+  for (auto &ds : ctx->slots) storedTransferModel(deviceIdentity(ds.dev));
   storedTransferModel(kHostMemoryId);
   TUTTI_LOG(Info, "partition-ready program and time models ready in %.1f ms", (nowNs() - t0) / 1e6);
+  return sp;
 }
 
 }  // namespace tutti

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "settings.h"
+#include "thread_annotations.h"
 
 namespace tutti {
 namespace {
@@ -30,18 +31,18 @@ class Pool {
   }
 
   void run(size_t parts, const std::function<void(size_t)> &fn) {
-    std::lock_guard<std::mutex> turn(turn_);
+    MutexLock turn(turn_);
     Job job{&fn, parts};
     {
-      std::lock_guard<std::mutex> l(mu_);
+      MutexLock l(mu_);
       job_ = &job;
       ++gen_;
     }
     cv_.notify_all();
     work(job);
-    std::unique_lock<std::mutex> l(mu_);
+    MutexLock l(mu_);
     // A worker that picked the job up may still be between parts: it holds a reference.
-    doneCv_.wait(l, [&] { return job.done == parts && job.users == 0; });
+    while (job.done != parts || job.users != 0) doneCv_.wait(l);
     job_ = nullptr;
   }
 
@@ -59,7 +60,7 @@ class Pool {
       size_t i = j.next.fetch_add(1);
       if (i >= j.parts) return;
       (*j.fn)(i);
-      std::lock_guard<std::mutex> l(mu_);
+      MutexLock l(mu_);
       if (++j.done == j.parts) doneCv_.notify_all();
     }
   }
@@ -69,22 +70,25 @@ class Pool {
     for (;;) {
       Job *j;
       {
-        std::unique_lock<std::mutex> l(mu_);
-        cv_.wait(l, [&] { return gen_ != seen && job_; });
+        MutexLock l(mu_);
+        while (gen_ == seen || !job_) cv_.wait(l);
         seen = gen_;
         j = job_;
         ++j->users;
       }
       work(*j);
-      std::lock_guard<std::mutex> l(mu_);
+      MutexLock l(mu_);
       if (--j->users == 0 && j->done == j->parts) doneCv_.notify_all();
     }
   }
 
-  std::mutex turn_, mu_;
-  std::condition_variable cv_, doneCv_;
-  Job *job_ = nullptr;
-  uint64_t gen_ = 0;
+  Mutex turn_;  // one job at a time
+  // Guards the current job and, through it, each Job's done and users (a Job is a
+  // local of run(), so its fields cannot name this lock).
+  Mutex mu_;
+  std::condition_variable_any cv_, doneCv_;
+  Job *job_ GUARDED_BY(mu_) = nullptr;
+  uint64_t gen_ GUARDED_BY(mu_) = 0;
 };
 
 Pool &pool() {
