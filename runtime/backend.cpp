@@ -262,6 +262,8 @@ bool Backend::discover(std::string &error) {
       d->imageSupport = devScalar<cl_bool>(id, CL_DEVICE_IMAGE_SUPPORT, CL_FALSE);
       d->compilerAvailable = devScalar<cl_bool>(id, CL_DEVICE_COMPILER_AVAILABLE, CL_TRUE);
       d->linkerAvailable = devScalar<cl_bool>(id, CL_DEVICE_LINKER_AVAILABLE, CL_TRUE);
+      d->callsOutsideLock = !(d->platformName == "Portable Computing Language" &&
+                              d->name.rfind("basic", 0) == 0);
       all.push_back(d);
     }
   }

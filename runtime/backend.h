@@ -47,6 +47,12 @@ struct BackingDevice {
   cl_ulong globalMem = 0, maxAlloc = 0, localMem = 0;
   size_t maxWorkGroup = 1;
   bool imageSupport = false, compilerAvailable = true, linkerAvailable = true;
+  // Whether the driver may be called for this device from a thread that does not hold
+  // the API lock while other threads call it under the lock (blocking transfers run
+  // outside the lock only then). PoCL's "basic" device runs its commands inside whichever
+  // thread flushes or waits, and PoCL 3.1 deadlocked in pocl_update_event_running when a
+  // blocking read there ran beside the dispatcher's calls (MersenneTwister, roundrobin).
+  bool callsOutsideLock = true;
   Counters counters;
 
   bool isGpu() const { return type & CL_DEVICE_TYPE_GPU; }

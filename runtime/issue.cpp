@@ -43,7 +43,12 @@ void forEachRow(const size_t region[3], F f) {
 
 IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
 IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
-IssueResult outside(std::function<cl_int()> job) { return {IssueResult::Outside, CL_SUCCESS, std::move(job)}; }
+// What is left runs once the API lock is released, where every device involved allows
+// that (BackingDevice::callsOutsideLock); else here and now.
+IssueResult outside(bool allowed, std::function<cl_int()> job) {
+  if (!allowed) return done(job());
+  return {IssueResult::Outside, CL_SUCCESS, std::move(job)};
+}
 
 // A transfer run outside the API lock failed: says where, returns the error.
 cl_int failed(DeviceSlot &ds, const char *what, cl_int err) {
@@ -147,7 +152,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       char *dst = out + p.begin;
       DeviceSlot *slotp = &ds;
       Range part = p;  // a structured binding cannot be captured (C++17)
-      return outside([slotp, buf, part, dst] {
+      return outside(ds.dev->callsOutsideLock, [slotp, buf, part, dst] {
         Range p = part;
         DeviceSlot &ds = *slotp;
         uint64_t t0 = nowNs();
@@ -191,7 +196,9 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   for (auto [slot, p] : staged) todoStaged.push_back({&ctx->slots[slot], st.devBuf[slot], p, out + p.begin});
   auto waits = std::make_shared<std::vector<cl_event>>(std::move(cmd->staging));
   cmd->staging.clear();
-  return outside([todoStaged, waits] {
+  bool allowed = std::all_of(ctx->slots.begin(), ctx->slots.end(),
+                             [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
+  return outside(allowed, [todoStaged, waits] {
     cl_int err = CL_SUCCESS;
     for (const Part &s : todoStaged) {
       DeviceSlot &ds = *s.ds;
@@ -239,7 +246,7 @@ IssueResult issueWrite(Command *cmd) {
       wrote(st, r, slot);
       const void *src = cmd->ptr;
       DeviceSlot *slotp = &ds;
-      return outside([slotp, b, r, src] {
+      return outside(ds.dev->callsOutsideLock, [slotp, b, r, src] {
         DeviceSlot &ds = *slotp;
         uint64_t t0 = nowNs();
         cl_int e = CL_SUCCESS;

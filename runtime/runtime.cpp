@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "backend.h"
 #include "coherence.h"
 #include "completion.h"
 #include "graph.h"
@@ -390,6 +391,23 @@ void Runtime::issue(Command *cmd) {
 // released, not in the driver's completion callbacks (NVIDIA delivers them 12-20 ms late),
 // and is then retried at once. The callbacks may have retried it first.
 void Runtime::waitOutside(Command *cmd) {
+  // Only where every copy's device allows it (BackingDevice::callsOutsideLock).
+  _cl_context *ctx = cmd->q->ctx;
+  bool allowed = true;
+  for (cl_event e : cmd->staging) {
+    cl_command_queue q = nullptr;
+    icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
+    for (const DeviceSlot &d : ctx->slots)
+      if (d.queue == q && !d.dev->callsOutsideLock) allowed = false;
+  }
+  if (!allowed) {
+    // A driver that must not be called beside the lock: wait here, then retry at once.
+    if (waitEach(cmd->staging) != CL_SUCCESS || !stagingComplete(cmd)) return;
+    staging_.erase(std::find(staging_.begin(), staging_.end(), cmd));
+    cmd->state = Command::State::Ready;
+    issue(cmd);
+    return;
+  }
   auto copies = std::make_shared<std::vector<cl_event>>(cmd->staging);
   for (cl_event e : *copies) icd(e).clRetainEvent(e);
   retain(cmd->ev);
