@@ -46,6 +46,17 @@ size_t probedTypeSize(_cl_kernel *k, cl_uint arg) {
   return cache[key] = size;
 }
 
+// That real kernel now holds `v` as argument i (nullptr: unknown after a failure), which
+// the next launch there need not set again (issue.cpp setKernelArgs).
+void rememberRealArg(_cl_kernel *k, cl_kernel rk, cl_uint i, const ArgValue *v) {
+  for (size_t s = 0; s < k->realArgs.size(); ++s) {
+    auto &args = k->realArgs[s].args;
+    if (k->real[s] != rk || i >= args.size()) continue;
+    args[i].kind = v ? v->kind : ArgValue::Unset;
+    if (v) args[i].bytes = v->bytes;
+  }
+}
+
 _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
   auto *k = new _cl_kernel();
   k->program = p;
@@ -191,10 +202,11 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);
     cl_int err = realSetKernelArg(rk, i, size, value);
-    if (err != CL_SUCCESS) return err;
     v.kind = ArgValue::Bytes;
     v.bytes.assign(static_cast<const unsigned char *>(value),
                    static_cast<const unsigned char *>(value) + size);
+    rememberRealArg(k, rk, i, err == CL_SUCCESS ? &v : nullptr);
+    if (err != CL_SUCCESS) return err;
   }
   k->args[i] = std::move(v);
   return CL_SUCCESS;

@@ -208,6 +208,20 @@ struct _cl_kernel : tutti::ObjectHeader {
   std::vector<cl_kernel> real;  // per program slot (nullptr where not built)
   std::vector<tutti::ArgInfo> argInfo;
   std::vector<tutti::ArgValue> args;
+  // Per program slot: the arguments Tutti last set on real[slot], so a launch skips the
+  // driver's clSetKernelArg for values that did not change (issue.cpp setKernelArgs).
+  struct RealArg {
+    tutti::ArgValue::Kind kind = tutti::ArgValue::Unset;  // Unset: unknown, set it again
+    std::vector<unsigned char> bytes;                       // Bytes
+    size_t localSize = 0;                                   // Local
+    cl_mem mem = nullptr;                                   // Mem: the real buffer or image
+  };
+  struct RealArgs {
+    uint64_t memEpoch = 0;  // realMemEpoch() when filled: a real buffer released since
+                            // may come back at the same address as another one
+    std::vector<RealArg> args;
+  };
+  std::vector<RealArgs> realArgs;
   std::string attributes;
   // Per context slot: the launch shape last seen there and how often in a row (execute.cpp
   // times only the first launches of a shape when nobody else asks for the times).
