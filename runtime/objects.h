@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -191,9 +192,36 @@ struct ArgInfo {
   bool isPointer() const { return addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT; }
 };
 
+// An argument's bytes: every launch copies the kernel's arguments, so scalars up to a
+// double4 live inline and copying them allocates nothing.
+class ArgBytes {
+ public:
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const unsigned char *data() const { return n_ <= kInline ? small_ : big_.data(); }
+  void assign(const unsigned char *first, const unsigned char *last) {
+    n_ = size_t(last - first);
+    if (n_ <= kInline) {
+      std::copy(first, last, small_);
+      big_.clear();
+    } else {
+      big_.assign(first, last);
+    }
+  }
+  bool operator==(const ArgBytes &o) const {
+    return n_ == o.n_ && std::equal(data(), data() + n_, o.data());
+  }
+
+ private:
+  static constexpr size_t kInline = 32;
+  size_t n_ = 0;
+  unsigned char small_[kInline];
+  std::vector<unsigned char> big_;  // empty unless n_ > kInline
+};
+
 struct ArgValue {
   enum Kind : uint8_t { Unset, Bytes, Mem, Local, Sampler } kind = Unset;
-  std::vector<unsigned char> bytes;  // Bytes
+  ArgBytes bytes;                    // Bytes
   size_t localSize = 0;              // Local
   _cl_mem *mem = nullptr;            // Mem (nullptr = NULL buffer)
   _cl_sampler *sampler = nullptr;
@@ -212,7 +240,7 @@ struct _cl_kernel : tutti::ObjectHeader {
   // driver's clSetKernelArg for values that did not change (issue.cpp setKernelArgs).
   struct RealArg {
     tutti::ArgValue::Kind kind = tutti::ArgValue::Unset;  // Unset: unknown, set it again
-    std::vector<unsigned char> bytes;                       // Bytes
+    tutti::ArgBytes bytes;                                  // Bytes
     size_t localSize = 0;                                   // Local
     cl_mem mem = nullptr;                                   // Mem: the real buffer or image
   };

@@ -22,14 +22,15 @@ void quarantineFree(void *p) {
   ::operator delete(p);
   return;
 #endif
+  // A fixed ring: the newest 4096 freed objects wait, and no free allocates.
   static std::mutex mu;
-  static std::deque<void *> ring;
+  static void *ring[4096];
+  static size_t next = 0;
   std::lock_guard<std::mutex> g(mu);
-  ring.push_back(p);
-  if (ring.size() > 4096) {
-    ::operator delete(ring.front());
-    ring.pop_front();
-  }
+  void *oldest = ring[next];
+  ring[next] = p;
+  next = (next + 1) % 4096;
+  if (oldest) ::operator delete(oldest);
 }
 
 Runtime &runtime() {
@@ -96,6 +97,33 @@ void Runtime::dispatcherLoop() {
 }
 
 // ---------------------------------------------------------------- lifetime
+
+// Finished commands are kept for reuse with their vectors' storage, so a launch's
+// snapshot of its arguments, dependencies and held buffers allocates nothing.
+Command *Runtime::newCommand() {
+  if (freeCommands_.empty()) return new Command();
+  Command *c = freeCommands_.back();
+  freeCommands_.pop_back();
+  return c;
+}
+
+void Runtime::recycle(Command *c) {
+  if (freeCommands_.size() >= 256) {
+    delete c;
+    return;
+  }
+  auto deps = std::move(c->deps);
+  auto mems = std::move(c->mems);
+  auto args = std::move(c->args);
+  deps.clear();
+  mems.clear();
+  args.clear();
+  *c = Command();
+  c->deps = std::move(deps);
+  c->mems = std::move(mems);
+  c->args = std::move(args);
+  freeCommands_.push_back(c);
+}
 
 _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
   auto *ev = new _cl_event();
@@ -222,7 +250,10 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   retain(q);
   retain(cmd->ev);  // held by the command until it completes
   cmd->ev->cmd = cmd;
-  std::vector<_cl_event *> deps = waitList;
+  // Scratch kept across launches (swapped out, so a nested enqueue still gets its own).
+  std::vector<_cl_event *> deps;
+  deps.swap(depsScratch_);
+  deps.assign(waitList.begin(), waitList.end());
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -234,6 +265,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
       ++cmd->unmetDeps;
     }
   }
+  deps.clear();
+  depsScratch_.swap(deps);
   q->inFlight.push_back(cmd->ev);
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
@@ -243,13 +276,14 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 
 void Runtime::flush(_cl_command_queue *q) {
   Scope scope(*this);
-  auto held = std::move(q->held);
-  q->held.clear();
-  for (Command *c : held) {
+  // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
+  // lists the command), and moving a std::deque out allocates a new one each time.
+  for (Command *c : q->held) {
     c->state = Command::State::Waiting;
     setStatus(c->ev, CL_SUBMITTED);
   }
-  for (Command *c : held) kick(c);
+  for (Command *c : q->held) kick(c);
+  q->held.clear();
 }
 
 void Runtime::drain() {
@@ -258,7 +292,7 @@ void Runtime::drain() {
     runnable_.pop_front();
     tryStart(c);
   }
-  for (Command *c : retired_) delete c;
+  for (Command *c : retired_) recycle(c);
   retired_.clear();
 }
 
