@@ -32,12 +32,15 @@ struct SkmdProgram;  // skmd_program.cpp: partition-ready variants per device
 struct Staging;      // staging.cpp
 
 // Freed objects wait in a quarantine before their memory is reused, so a handle the
-// app released is reported invalid instead of silently naming a new object.
-void quarantineFree(void *p);
+// app released is reported invalid instead of silently naming a new object. Memory that
+// leaves the quarantine is kept for new objects of its size: every launch makes and
+// frees an event, and malloc's coalescing of those frees cost more than the launch.
+void *objectAlloc(size_t n);
+void quarantineFree(void *p, size_t n);
 
 struct ObjectHeader {
-  static void *operator new(size_t n) { return ::operator new(n); }
-  static void operator delete(void *p) { quarantineFree(p); }
+  static void *operator new(size_t n) { return objectAlloc(n); }
+  static void operator delete(void *p, size_t n) { quarantineFree(p, n); }
   const cl_icd_dispatch *dispatch;
   ObjType objType;
   cl_uint refs = 1;      // the application's references (CL_*_REFERENCE_COUNT)

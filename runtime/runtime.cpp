@@ -16,21 +16,53 @@
 
 namespace tutti {
 
-void quarantineFree(void *p) {
+namespace {
+std::mutex g_objMu;  // objects are made and freed under the API lock, but not only
+// Memory out of the quarantine, by object size (a handful of object types).
+struct FreeBlocks { size_t size = 0; std::vector<void *> blocks; };
+FreeBlocks g_free[16];
+constexpr size_t kFreeCap = 16384;  // blocks kept per size; more go back to malloc
+}  // namespace
+
+void *objectAlloc(size_t n) {
+#if !defined(__SANITIZE_ADDRESS__)
+  std::lock_guard<std::mutex> g(g_objMu);
+  for (auto &f : g_free)
+    if (f.size == n && !f.blocks.empty()) {
+      void *p = f.blocks.back();
+      f.blocks.pop_back();
+      return p;
+    }
+#endif
+  return ::operator new(n);
+}
+
+void quarantineFree(void *p, size_t n) {
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer keeps its own quarantine and reports any later use precisely.
+  (void)n;
   ::operator delete(p);
   return;
 #endif
   // A fixed ring: the newest 4096 freed objects wait, and no free allocates.
-  static std::mutex mu;
-  static void *ring[4096];
+  struct Held { void *p; size_t n; };
+  static Held ring[4096];
   static size_t next = 0;
-  std::lock_guard<std::mutex> g(mu);
-  void *oldest = ring[next];
-  ring[next] = p;
+  std::lock_guard<std::mutex> g(g_objMu);
+  Held oldest = ring[next];
+  ring[next] = {p, n};
   next = (next + 1) % 4096;
-  if (oldest) ::operator delete(oldest);
+  if (!oldest.p) return;
+  for (auto &f : g_free)
+    if (f.size == oldest.n || f.size == 0) {
+      f.size = oldest.n;
+      if (f.blocks.size() < kFreeCap) {
+        f.blocks.push_back(oldest.p);
+        return;
+      }
+      break;
+    }
+  ::operator delete(oldest.p);
 }
 
 Runtime &runtime() {
@@ -108,7 +140,7 @@ Command *Runtime::newCommand() {
 }
 
 void Runtime::recycle(Command *c) {
-  if (freeCommands_.size() >= 256) {
+  if (freeCommands_.size() >= 4096) {
     delete c;
     return;
   }
