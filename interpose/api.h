@@ -74,7 +74,7 @@ struct Enqueue {
     else err = checkWaitList(q->ctx, n, list, waits);
   }
   Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
-    auto *c = runtime().newCommand();
+    auto *c = new Command();
     c->kind = kind;
     c->q = q;
     c->ev = commandEvent(q, type);

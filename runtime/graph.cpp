@@ -31,8 +31,9 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   q->sinceBarrier.push_back(cmd->ev);
   if (cmd->waitsAll || !q->inOrder()) return;
   // In-order queues: order by data, so independent commands may overlap or reorder.
-  // Kept across launches (the runtime lock guards it; swapped out in case of reentry).
-  static std::vector<Access> scratch;
+  // Kept across launches (the runtime lock guards it; swapped out in case of reentry),
+  // never destroyed: an app thread may still enqueue while the process exits.
+  static std::vector<Access> &scratch = *new std::vector<Access>;
   std::vector<Access> mine;
   mine.swap(scratch);
   mine.clear();

@@ -20,17 +20,18 @@ namespace {
 std::mutex g_objMu;  // objects are made and freed under the API lock, but not only
 // Memory out of the quarantine, by object size (a handful of object types).
 struct FreeBlocks { size_t size = 0; std::vector<void *> blocks; };
-FreeBlocks g_free[16];
+// Never destroyed, like the runtime: driver threads may free objects during exit.
+FreeBlocks *const g_free = new FreeBlocks[16];
 constexpr size_t kFreeCap = 16384;  // blocks kept per size; more go back to malloc
 }  // namespace
 
 void *objectAlloc(size_t n) {
 #if !defined(__SANITIZE_ADDRESS__)
   std::lock_guard<std::mutex> g(g_objMu);
-  for (auto &f : g_free)
-    if (f.size == n && !f.blocks.empty()) {
-      void *p = f.blocks.back();
-      f.blocks.pop_back();
+  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
+    if (f->size == n && !f->blocks.empty()) {
+      void *p = f->blocks.back();
+      f->blocks.pop_back();
       return p;
     }
 #endif
@@ -53,11 +54,11 @@ void quarantineFree(void *p, size_t n) {
   ring[next] = {p, n};
   next = (next + 1) % 4096;
   if (!oldest.p) return;
-  for (auto &f : g_free)
-    if (f.size == oldest.n || f.size == 0) {
-      f.size = oldest.n;
-      if (f.blocks.size() < kFreeCap) {
-        f.blocks.push_back(oldest.p);
+  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
+    if (f->size == oldest.n || f->size == 0) {
+      f->size = oldest.n;
+      if (f->blocks.size() < kFreeCap) {
+        f->blocks.push_back(oldest.p);
         return;
       }
       break;
@@ -129,33 +130,6 @@ void Runtime::dispatcherLoop() {
 }
 
 // ---------------------------------------------------------------- lifetime
-
-// Finished commands are kept for reuse with their vectors' storage, so a launch's
-// snapshot of its arguments, dependencies and held buffers allocates nothing.
-Command *Runtime::newCommand() {
-  if (freeCommands_.empty()) return new Command();
-  Command *c = freeCommands_.back();
-  freeCommands_.pop_back();
-  return c;
-}
-
-void Runtime::recycle(Command *c) {
-  if (freeCommands_.size() >= 4096) {
-    delete c;
-    return;
-  }
-  auto deps = std::move(c->deps);
-  auto mems = std::move(c->mems);
-  auto args = std::move(c->args);
-  deps.clear();
-  mems.clear();
-  args.clear();
-  *c = Command();
-  c->deps = std::move(deps);
-  c->mems = std::move(mems);
-  c->args = std::move(args);
-  freeCommands_.push_back(c);
-}
 
 _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
   auto *ev = new _cl_event();
@@ -324,7 +298,7 @@ void Runtime::drain() {
     runnable_.pop_front();
     tryStart(c);
   }
-  for (Command *c : retired_) recycle(c);
+  for (Command *c : retired_) delete c;
   retired_.clear();
 }
 

@@ -99,7 +99,6 @@ class Runtime {
   void release(ObjectHeader *o);          // drops an internal reference
   void releaseApp(ObjectHeader *o);       // drops an app reference
   _cl_event *newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type);
-  Command *newCommand();  // a fresh (default) Command; the runtime frees it when done
 
   // Queues a user callback to run on the notifier thread, in order, without locks.
   void notify(std::function<void()> fn);
@@ -141,9 +140,7 @@ class Runtime {
   std::vector<Command *> staging_;  // waiting for device->host copies
   std::deque<Command *> runnable_;  // may start now (see Scope)
   std::vector<Command *> retired_;  // finished, freed when the outermost Scope ends
-  std::vector<Command *> freeCommands_;  // freed ones kept for reuse (newCommand)
   std::vector<_cl_event *> depsScratch_;  // enqueue's dependency list, kept
-  void recycle(Command *c);
   int depth_ = 0;
 
   std::mutex notifyMu_;
