@@ -196,8 +196,13 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     v.localSize = size;
   } else {
     if (!value) return CL_INVALID_ARG_VALUE;
-    size_t expect = builtinTypeSize(ai.typeName);
-    if (!expect) expect = probedTypeSize(k, i);
+    ArgInfo &info = k->argInfo[i];
+    if (!info.sizeKnown) {
+      info.size = builtinTypeSize(ai.typeName);
+      if (!info.size) info.size = probedTypeSize(k, i);
+      info.sizeKnown = true;
+    }
+    size_t expect = info.size;
     if (expect && size != expect) return CL_INVALID_ARG_SIZE;
     // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);

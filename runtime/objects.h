@@ -190,6 +190,10 @@ struct ArgInfo {
   cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
   cl_kernel_arg_type_qualifier typeQual = 0;
   std::string typeName, name;
+  // Bytes a value of a by-value argument takes (0: unknown), found on the first
+  // clSetKernelArg: the lookup parses the type name or probes the driver.
+  bool sizeKnown = false;
+  size_t size = 0;
   bool isImage() const;
   bool isSampler() const { return typeName == "sampler_t"; }
   bool isPointer() const { return addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT; }
