@@ -69,8 +69,12 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
   // drivers still reject NULL there, so Tutti passes it explicitly.
   if (reqd[0] && !local) local = reqd;
   if (local) {
-    size_t wg = maxWorkGroupSize(k), items[3] = {0, 0, 0};
-    virtualDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, nullptr);
+    // The virtual device's limits do not change once the backend is up: asked once
+    // (the query combines every device's answer and allocates).
+    struct Items { size_t v[3] = {0, 0, 0}; Items() { virtualDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof v, v, nullptr); } };
+    static const Items itemSizes;
+    size_t wg = maxWorkGroupSize(k);
+    const size_t *items = itemSizes.v;
     size_t total = 1;
     bool uniform = true;
     for (cl_uint i = 0; i < dim; ++i) {

@@ -59,6 +59,17 @@ size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) REQ
   return size;
 }
 
+// That real kernel now holds `v` as argument i (nullptr: unknown after a failure), which
+// the next launch there need not set again (issue.cpp setKernelArgs).
+void rememberRealArg(_cl_kernel *k, cl_kernel rk, cl_uint i, const ArgValue *v) {
+  for (size_t s = 0; s < k->realArgs.size(); ++s) {
+    auto &args = k->realArgs[s].args;
+    if (k->real[s] != rk || i >= args.size()) continue;
+    args[i].kind = v ? v->kind : ArgValue::Unset;
+    if (v) args[i].bytes = v->bytes;
+  }
+}
+
 _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
   auto *k = new _cl_kernel();
   k->program = p;
@@ -198,20 +209,26 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
     v.localSize = size;
   } else {
     if (!value) return CL_INVALID_ARG_VALUE;
-    size_t expect = builtinTypeSize(ai.typeName);
-    if (!expect) {
-      bool gone = false;
-      expect = probedTypeSize(lock, k, i, &gone);
-      if (gone) return CL_INVALID_KERNEL;
+    ArgInfo &info = k->argInfo[i];
+    if (!info.sizeKnown) {
+      info.size = builtinTypeSize(ai.typeName);
+      if (!info.size) {
+        bool gone = false;
+        info.size = probedTypeSize(lock, k, i, &gone);
+        if (gone) return CL_INVALID_KERNEL;
+      }
+      info.sizeKnown = true;
     }
+    size_t expect = info.size;
     if (expect && size != expect) return CL_INVALID_ARG_SIZE;
     // The driver knows the size of other types: let one real kernel check it too.
     cl_kernel rk = firstReal(k);
     cl_int err = realSetKernelArg(rk, i, size, value);
-    if (err != CL_SUCCESS) return err;
     v.kind = ArgValue::Bytes;
     v.bytes.assign(static_cast<const unsigned char *>(value),
                    static_cast<const unsigned char *>(value) + size);
+    rememberRealArg(k, rk, i, err == CL_SUCCESS ? &v : nullptr);
+    if (err != CL_SUCCESS) return err;
   }
   k->args[i] = std::move(v);
   return CL_SUCCESS;

@@ -31,7 +31,12 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   q->sinceBarrier.push_back(cmd->ev);
   if (cmd->waitsAll || !q->inOrder()) return;
   // In-order queues: order by data, so independent commands may overlap or reorder.
+  // Kept across launches (the runtime lock guards it; swapped out in case of reentry),
+  // never destroyed: an app thread may still enqueue while the process exits.
+  static std::vector<Access> &scratch = *new std::vector<Access>;
   std::vector<Access> mine;
+  mine.swap(scratch);
+  mine.clear();
   accessesOf(cmd, mine);
   for (auto &a : q->accesses)
     if (pending(a.ev))
@@ -52,6 +57,7 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(), stale),
                     q->accesses.end());
   for (auto &m : mine) q->accesses.push_back({m.root, m.r, m.write, cmd->ev});
+  scratch.swap(mine);
 }
 
 void graphForget(_cl_command_queue *q, _cl_event *ev) {

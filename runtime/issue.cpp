@@ -523,30 +523,54 @@ IssueResult issueCommandImpl(Command *cmd) {
 
 }  // namespace
 
+// A driver call per argument per launch cost as much as the launch itself for small
+// kernels (issue 17), so the values last set on the app kernel's own real kernel are
+// remembered and only changed ones are set again. Other real kernels (SKMD partition
+// kernels) are set in full every time.
 cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
+  _cl_kernel *k = cmd->kernel;
+  _cl_kernel::RealArgs *cache = nullptr;
+  if (size_t(slot) < k->real.size() && rk == k->real[slot]) {
+    if (k->realArgs.size() < k->real.size()) k->realArgs.resize(k->real.size());
+    cache = &k->realArgs[slot];
+    if (cache->memEpoch != realMemEpoch()) {
+      cache->args.clear();
+      cache->memEpoch = realMemEpoch();
+    }
+    if (cache->args.size() < cmd->args.size()) cache->args.resize(cmd->args.size());
+  }
   cl_int err = CL_SUCCESS;
   for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
     const ArgValue &a = cmd->args[i];
+    _cl_kernel::RealArg *c = cache ? &cache->args[i] : nullptr;
     switch (a.kind) {
       case ArgValue::Bytes:
+        if (c && c->kind == ArgValue::Bytes && c->bytes == a.bytes) continue;
         err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
+        if (c) c->bytes = a.bytes;
         break;
       case ArgValue::Local:
+        if (c && c->kind == ArgValue::Local && c->localSize == a.localSize) continue;
         err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
+        if (c) c->localSize = a.localSize;
         break;
       case ArgValue::Mem: {
         cl_mem r = nullptr;
         if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        if (err != CL_SUCCESS) break;
+        if (c && c->kind == ArgValue::Mem && c->mem == r) continue;
+        err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        if (c) c->mem = r;
         break;
       }
-      case ArgValue::Sampler: {
+      case ArgValue::Sampler: {  // rare: not remembered
         cl_sampler s = realSampler(a.sampler, slot, &err);
         if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
         break;
       }
       case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
     }
+    if (c) c->kind = err == CL_SUCCESS && a.kind != ArgValue::Sampler ? a.kind : ArgValue::Unset;
   }
   return err;
 }

@@ -249,7 +249,14 @@ cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err) {
   return s->real[slot];
 }
 
+namespace {
+uint64_t g_realMemEpoch = 1;  // guarded by the runtime lock, as every store is
+}  // namespace
+
+uint64_t realMemEpoch() { return g_realMemEpoch; }
+
 void releaseStore(_cl_mem *m) {
+  ++g_realMemEpoch;
   if (m->parent) {
     releaseRealSubs(*m->parent->store, m->subReal, false);
   } else if (m->store) {

@@ -30,5 +30,8 @@ int imageSlot(_cl_context *ctx);  // the device images live on (-1: none support
 // Releases what a store holds on the devices and its home (the object itself is freed by
 // the caller).
 void releaseStore(_cl_mem *m);
+// Counts releases of real buffers and images: a real kernel argument remembered before
+// one may name memory that is gone, or a new object at the same address.
+uint64_t realMemEpoch();
 
 }  // namespace tutti

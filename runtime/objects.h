@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -31,12 +32,15 @@ struct SkmdProgram;  // skmd_program.cpp: partition-ready variants per device
 struct Staging;      // staging.cpp
 
 // Freed objects wait in a quarantine before their memory is reused, so a handle the
-// app released is reported invalid instead of silently naming a new object.
-void quarantineFree(void *p);
+// app released is reported invalid instead of silently naming a new object. Memory that
+// leaves the quarantine is kept for new objects of its size: every launch makes and
+// frees an event, and malloc's coalescing of those frees cost more than the launch.
+void *objectAlloc(size_t n);
+void quarantineFree(void *p, size_t n);
 
 struct ObjectHeader {
-  static void *operator new(size_t n) { return ::operator new(n); }
-  static void operator delete(void *p) { quarantineFree(p); }
+  static void *operator new(size_t n) { return objectAlloc(n); }
+  static void operator delete(void *p, size_t n) { quarantineFree(p, n); }
   const cl_icd_dispatch *dispatch;
   ObjType objType;
   cl_uint refs = 1;      // the application's references (CL_*_REFERENCE_COUNT)
@@ -186,14 +190,45 @@ struct ArgInfo {
   cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
   cl_kernel_arg_type_qualifier typeQual = 0;
   std::string typeName, name;
+  // Bytes a value of a by-value argument takes (0: unknown), found on the first
+  // clSetKernelArg: the lookup parses the type name or probes the driver.
+  bool sizeKnown = false;
+  size_t size = 0;
   bool isImage() const;
   bool isSampler() const { return typeName == "sampler_t"; }
   bool isPointer() const { return addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT; }
 };
 
+// An argument's bytes: every launch copies the kernel's arguments, so scalars up to a
+// double4 live inline and copying them allocates nothing.
+class ArgBytes {
+ public:
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const unsigned char *data() const { return n_ <= kInline ? small_ : big_.data(); }
+  void assign(const unsigned char *first, const unsigned char *last) {
+    n_ = size_t(last - first);
+    if (n_ <= kInline) {
+      std::copy(first, last, small_);
+      big_.clear();
+    } else {
+      big_.assign(first, last);
+    }
+  }
+  bool operator==(const ArgBytes &o) const {
+    return n_ == o.n_ && std::equal(data(), data() + n_, o.data());
+  }
+
+ private:
+  static constexpr size_t kInline = 32;
+  size_t n_ = 0;
+  unsigned char small_[kInline];
+  std::vector<unsigned char> big_;  // empty unless n_ > kInline
+};
+
 struct ArgValue {
   enum Kind : uint8_t { Unset, Bytes, Mem, Local, Sampler } kind = Unset;
-  std::vector<unsigned char> bytes;  // Bytes
+  ArgBytes bytes;                    // Bytes
   size_t localSize = 0;              // Local
   _cl_mem *mem = nullptr;            // Mem (nullptr = NULL buffer)
   _cl_sampler *sampler = nullptr;
@@ -208,6 +243,20 @@ struct _cl_kernel : tutti::ObjectHeader {
   std::vector<cl_kernel> real;  // per program slot (nullptr where not built)
   std::vector<tutti::ArgInfo> argInfo;
   std::vector<tutti::ArgValue> args;
+  // Per program slot: the arguments Tutti last set on real[slot], so a launch skips the
+  // driver's clSetKernelArg for values that did not change (issue.cpp setKernelArgs).
+  struct RealArg {
+    tutti::ArgValue::Kind kind = tutti::ArgValue::Unset;  // Unset: unknown, set it again
+    tutti::ArgBytes bytes;                                  // Bytes
+    size_t localSize = 0;                                   // Local
+    cl_mem mem = nullptr;                                   // Mem: the real buffer or image
+  };
+  struct RealArgs {
+    uint64_t memEpoch = 0;  // realMemEpoch() when filled: a real buffer released since
+                            // may come back at the same address as another one
+    std::vector<RealArg> args;
+  };
+  std::vector<RealArgs> realArgs;
   std::string attributes;
   // Per context slot: the launch shape last seen there and how often in a row (execute.cpp
   // times only the first launches of a shape when nobody else asks for the times).

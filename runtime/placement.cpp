@@ -40,18 +40,24 @@ int forcedImageSlot(_cl_kernel *k, const std::vector<ArgValue> &args) {
   return -1;
 }
 
-std::vector<int> candidates(_cl_kernel *k, const std::vector<ArgValue> &args) {
-  std::vector<int> c;
+// Into c (cleared): every launch asks twice, so callers pass storage they keep.
+void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<int> &c) {
+  c.clear();
   int img = forcedImageSlot(k, args);
   for (int s = 0; s < int(k->real.size()); ++s)
     if ((img < 0 || s == img) && fits(k, args, s)) c.push_back(s);
+}
+
+std::vector<int> &scratch() {
+  static thread_local std::vector<int> c;
   return c;
 }
 
 }  // namespace
 
 cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why) {
-  if (!candidates(k, args).empty()) return CL_SUCCESS;
+  candidates(k, args, scratch());
+  if (!scratch().empty()) return CL_SUCCESS;
   bool built = std::any_of(k->real.begin(), k->real.end(), [](cl_kernel r) { return r; });
   if (!built) {
     why = "kernel '" + k->name + "' is not built for any backing device";
@@ -76,7 +82,8 @@ int chooseSlot(Command *cmd) {
     default: return -1;  // host-side commands
   }
   _cl_kernel *k = cmd->kernel;
-  std::vector<int> c = candidates(k, cmd->args);
+  std::vector<int> &c = scratch();
+  candidates(k, cmd->args, c);
   if (c.empty()) return -1;
   const Settings &s = settings();
   int slot = -1;
@@ -90,6 +97,8 @@ int chooseSlot(Command *cmd) {
     }
   } else if (s.placement.kind == Placement::RoundRobin) {
     slot = c[g_roundRobin++ % c.size()];
+  } else if (c.size() == 1) {
+    slot = c.front();  // auto with one candidate: no measurements to look up
   } else {
     // auto: the best throughput measured for this kernel, else the strongest device.
     double best = -1;

@@ -17,20 +17,54 @@
 
 namespace tutti {
 
-void quarantineFree(void *p) {
+namespace {
+std::mutex g_objMu;  // objects are made and freed under the API lock, but not only
+// Memory out of the quarantine, by object size (a handful of object types).
+struct FreeBlocks { size_t size = 0; std::vector<void *> blocks; };
+// Never destroyed, like the runtime: driver threads may free objects during exit.
+FreeBlocks *const g_free = new FreeBlocks[16];
+constexpr size_t kFreeCap = 16384;  // blocks kept per size; more go back to malloc
+}  // namespace
+
+void *objectAlloc(size_t n) {
+#if !defined(__SANITIZE_ADDRESS__)
+  std::lock_guard<std::mutex> g(g_objMu);
+  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
+    if (f->size == n && !f->blocks.empty()) {
+      void *p = f->blocks.back();
+      f->blocks.pop_back();
+      return p;
+    }
+#endif
+  return ::operator new(n);
+}
+
+void quarantineFree(void *p, size_t n) {
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer keeps its own quarantine and reports any later use precisely.
+  (void)n;
   ::operator delete(p);
   return;
 #endif
-  static std::mutex mu;
-  static std::deque<void *> ring;
-  std::lock_guard<std::mutex> g(mu);
-  ring.push_back(p);
-  if (ring.size() > 4096) {
-    ::operator delete(ring.front());
-    ring.pop_front();
-  }
+  // A fixed ring: the newest 4096 freed objects wait, and no free allocates.
+  struct Held { void *p; size_t n; };
+  static Held ring[4096];
+  static size_t next = 0;
+  std::lock_guard<std::mutex> g(g_objMu);
+  Held oldest = ring[next];
+  ring[next] = {p, n};
+  next = (next + 1) % 4096;
+  if (!oldest.p) return;
+  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
+    if (f->size == oldest.n || f->size == 0) {
+      f->size = oldest.n;
+      if (f->blocks.size() < kFreeCap) {
+        f->blocks.push_back(oldest.p);
+        return;
+      }
+      break;
+    }
+  ::operator delete(oldest.p);
 }
 
 Runtime &runtime() {
@@ -235,7 +269,10 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   retain(q);
   retain(cmd->ev);  // held by the command until it completes
   cmd->ev->cmd = cmd;
-  std::vector<_cl_event *> deps = waitList;
+  // Scratch kept across launches (swapped out, so a nested enqueue still gets its own).
+  std::vector<_cl_event *> deps;
+  deps.swap(depsScratch_);
+  deps.assign(waitList.begin(), waitList.end());
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -247,6 +284,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
       ++cmd->unmetDeps;
     }
   }
+  deps.clear();
+  depsScratch_.swap(deps);
   q->inFlight.push_back(cmd->ev);
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
@@ -257,13 +296,14 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 void Runtime::flush(_cl_command_queue *q) {
   mu.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
-  auto held = std::move(q->held);
-  q->held.clear();
-  for (Command *c : held) {
+  // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
+  // lists the command), and moving a std::deque out allocates a new one each time.
+  for (Command *c : q->held) {
     c->state = Command::State::Waiting;
     setStatus(c->ev, CL_SUBMITTED);
   }
-  for (Command *c : held) kick(c);
+  for (Command *c : q->held) kick(c);
+  q->held.clear();
 }
 
 void Runtime::drain() {

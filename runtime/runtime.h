@@ -19,6 +19,61 @@
 namespace tutti {
 
 
+// The live handles. Every launch adds and removes its event, so this is an open-addressing
+// table (linear probing, deletion by backward shift): no allocation per handle, unlike a
+// node-based map, and exact membership.
+class HandleRegistry {
+ public:
+  void add(void *h, ObjType t) {
+    if ((n_ + 1) * 2 > slots_.size()) grow();
+    size_t i = find(h);
+    if (!slots_[i].h) ++n_;
+    slots_[i] = {h, t};
+  }
+  void remove(void *h) {
+    if (slots_.empty()) return;
+    size_t i = find(h);
+    if (!slots_[i].h) return;
+    --n_;
+    // Backward shift: move later entries of the probe run into the hole.
+    size_t mask = slots_.size() - 1;
+    for (size_t j = (i + 1) & mask; slots_[j].h; j = (j + 1) & mask) {
+      size_t home = hash(slots_[j].h) & mask;
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = {};
+  }
+  bool valid(const void *h, ObjType t) const {
+    if (slots_.empty() || !h) return false;
+    const Slot &s = slots_[find(h)];
+    return s.h == h && s.t == t;
+  }
+  size_t size() const { return n_; }
+
+ private:
+  struct Slot { const void *h = nullptr; ObjType t{}; };
+  static size_t hash(const void *h) {
+    return size_t((uintptr_t(h) >> 4) * 0x9E3779B97F4A7C15ull >> 16);
+  }
+  size_t find(const void *h) const {  // h's slot, or the empty one where it would go
+    size_t mask = slots_.size() - 1, i = hash(h) & mask;
+    while (slots_[i].h && slots_[i].h != h) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.empty() ? 64 : slots_.size() * 2);
+    old.swap(slots_);
+    n_ = 0;
+    for (const Slot &s : old)
+      if (s.h) slots_[find(s.h)] = s, ++n_;
+  }
+  std::vector<Slot> slots_;
+  size_t n_ = 0;
+};
+
 class Runtime {
  public:
   // The runtime lock: guards every object and the scheduler. The objects' fields are not
@@ -31,16 +86,15 @@ class Runtime {
   // ---- registry: handles the app may pass back ----
   void add(void *h, ObjType t) {
     mu.assertHeld();
-    registry_[h] = t;
+    registry_.add(h, t);
   }
   void remove(void *h) {
     mu.assertHeld();
-    registry_.erase(h);
+    registry_.remove(h);
   }
   bool valid(const void *h, ObjType t) const {
     mu.assertHeld();
-    auto it = registry_.find(const_cast<void *>(h));
-    return it != registry_.end() && it->second == t;
+    return registry_.valid(h, t);
   }
   size_t liveObjects() const {
     mu.assertHeld();
@@ -106,10 +160,11 @@ class Runtime {
   void retryStaging() REQUIRES(mu);
   void waitOutside(Command *cmd) REQUIRES(mu);
 
-  std::unordered_map<void *, ObjType> registry_ GUARDED_BY(mu);
+  HandleRegistry registry_ GUARDED_BY(mu);
   std::vector<Command *> staging_ GUARDED_BY(mu);  // waiting for device->host copies
   std::deque<Command *> runnable_ GUARDED_BY(mu);  // may start now (see Scope)
   std::vector<Command *> retired_ GUARDED_BY(mu);  // finished, freed when the outermost Scope ends
+  std::vector<_cl_event *> depsScratch_ GUARDED_BY(mu);  // enqueue's dependency list, kept
   int depth_ GUARDED_BY(mu) = 0;
 
   Mutex notifyMu_;
