@@ -45,9 +45,11 @@ IssueResult done(cl_int st = CL_SUCCESS) { return {IssueResult::Done, st}; }
 IssueResult staging() { return {IssueResult::Staging, CL_SUCCESS}; }
 // What is left runs once the API lock is released, where every device involved allows
 // that (BackingDevice::callsOutsideLock); else here and now.
-IssueResult outside(bool allowed, std::function<cl_int()> job) {
+IssueResult outside(bool allowed, std::vector<int> through, std::function<cl_int()> job) {
   if (!allowed) return done(job());
-  return {IssueResult::Outside, CL_SUCCESS, std::move(job)};
+  IssueResult r{IssueResult::Outside, CL_SUCCESS, std::move(job)};
+  r.through = std::move(through);
+  return r;
 }
 
 // A transfer run outside the API lock failed: says where, returns the error.
@@ -152,7 +154,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       char *dst = out + p.begin;
       DeviceSlot *slotp = &ds;
       Range part = p;  // a structured binding cannot be captured (C++17)
-      return outside(ds.dev->callsOutsideLock, [slotp, buf, part, dst] {
+      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, buf, part, dst] {
         Range p = part;
         DeviceSlot &ds = *slotp;
         uint64_t t0 = nowNs();
@@ -198,7 +200,10 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   cmd->staging.clear();
   bool allowed = std::all_of(ctx->slots.begin(), ctx->slots.end(),
                              [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
-  return outside(allowed, [todoStaged, waits] {
+  std::vector<int> through;
+  for (auto &sp : staged) through.push_back(sp.first);
+  for (auto &pp : parts) through.push_back(pp.first);
+  return outside(allowed, through, [todoStaged, waits] {
     cl_int err = CL_SUCCESS;
     for (const Part &s : todoStaged) {
       DeviceSlot &ds = *s.ds;
@@ -246,7 +251,7 @@ IssueResult issueWrite(Command *cmd) {
       wrote(st, r, slot);
       const void *src = cmd->ptr;
       DeviceSlot *slotp = &ds;
-      return outside(ds.dev->callsOutsideLock, [slotp, b, r, src] {
+      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src] {
         DeviceSlot &ds = *slotp;
         uint64_t t0 = nowNs();
         cl_int e = CL_SUCCESS;

@@ -13,6 +13,9 @@ struct IssueResult {
   enum Kind { Issued, Staging, Done, Outside } kind;
   cl_int status = CL_SUCCESS;
   std::function<cl_int()> job;
+  // Outside: the slots whose in-order queues the job's transfers go through. Once it is
+  // done, whatever was issued there before it is done too (Runtime::finishIssuedBefore).
+  std::vector<int> through;
   IssueResult(Kind k, cl_int s = CL_SUCCESS, std::function<cl_int()> j = {})
       : kind(k), status(s), job(std::move(j)) {}
 };

@@ -404,14 +404,20 @@ void Runtime::issue(Command *cmd) {
       cmd->outside = true;
       if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
       retain(cmd->ev);
-      afterUnlock([this, ev = cmd->ev, job = std::move(r.job)] {
-        cl_int st = job();
-        ApiLock lock;
-        mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
-        Scope scope(*this);
-        finish(ev->cmd, st);
-        release(ev);
-      });
+      {
+        // Work issued on those queues before the job's transfers is done once they are.
+        std::vector<std::pair<int, uint64_t>> before;
+        for (int s : r.through) before.push_back({s, slotOf(cmd, s).issueOrder});
+        afterUnlock([this, ev = cmd->ev, job = std::move(r.job), before] {
+          cl_int st = job();
+          ApiLock lock;
+          mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
+          Scope scope(*this);
+          for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
+          finish(ev->cmd, st);
+          release(ev);
+        });
+      }
       return;
     case IssueResult::Issued:
       cmd->state = Command::State::Issued;
@@ -450,13 +456,22 @@ void Runtime::waitOutside(Command *cmd) {
   }
   auto copies = std::make_shared<std::vector<cl_event>>(cmd->staging);
   for (cl_event e : *copies) icd(e).clRetainEvent(e);
+  // The copies' queues: what was issued there before them is done once they are.
+  std::vector<std::pair<int, uint64_t>> before;
+  for (cl_event e : *copies) {
+    cl_command_queue q = nullptr;
+    icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
+    for (size_t s = 0; s < ctx->slots.size(); ++s)
+      if (ctx->slots[s].queue == q) before.push_back({int(s), ctx->slots[s].issueOrder});
+  }
   retain(cmd->ev);
-  afterUnlock([this, ev = cmd->ev, copies] {
+  afterUnlock([this, ev = cmd->ev, copies, before] {
     waitEach(*copies);
     for (cl_event e : *copies) icd(e).clReleaseEvent(e);
     ApiLock lock;
     mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
+    for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
     Command *c = ev->cmd;
     auto it = std::find(staging_.begin(), staging_.end(), c);
     if (c && it != staging_.end() && stagingComplete(c)) {
@@ -466,6 +481,17 @@ void Runtime::waitOutside(Command *cmd) {
     }
     release(ev);
   });
+}
+
+// A transfer on ds's in-order queue finished: the lazily completing launches issued there
+// before it (order <= `order`) have finished too. Finishing them now, rather than arming
+// them, spares a driver callback (12-20 ms late on NVIDIA) before their dependents report.
+void Runtime::finishIssuedBefore(DeviceSlot &ds, uint64_t order) {
+  while (!ds.lazy.empty() && ds.lazy.front()->order <= order) {
+    Command *c = ds.lazy.front();
+    ds.lazy.pop_front();
+    finish(c, collectRealCompletion(c));
+  }
 }
 
 void Runtime::retryStaging() {

@@ -159,6 +159,7 @@ class Runtime {
   void notifierLoop() EXCLUDES(notifyMu_);
   void retryStaging() REQUIRES(mu);
   void waitOutside(Command *cmd) REQUIRES(mu);
+  void finishIssuedBefore(DeviceSlot &ds, uint64_t order) REQUIRES(mu);
 
   HandleRegistry registry_ GUARDED_BY(mu);
   std::vector<Command *> staging_ GUARDED_BY(mu);  // waiting for device->host copies
