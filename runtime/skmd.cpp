@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "access.h"
 #include "backend_kernel.h"
 #include "icd.h"
+#include "memory.h"
 #include "skmd_launch.h"
 
 namespace tutti {
@@ -104,5 +106,49 @@ bool skmdNeedsMerge(Command *cmd, const cc::KernelInfo &info, const cc::NDRange 
   }
   return false;
 }
+
+namespace {
+
+// The command graph's view of a launch (access.h): per buffer argument, the hull of the
+// bytes the whole launch reads and of those it writes, from the compiler's analysis of
+// the program's partition-ready variant (TUTTI_MODE=skmd builds it). Arguments the kernel
+// never touches order nothing. False when the analysis cannot say.
+bool launchAccess(const Command *cmd, std::vector<Access> &out) {
+  SkmdProgram *sp = cmd->kernel->program->skmd.get();
+  if (!sp || !sp->ok) return false;
+  const cc::KernelInfo *info = nullptr;
+  for (size_t s = 0; s < sp->results.size() && !info; ++s)
+    info = skmdKernelInfo(*sp, int(s), cmd->kernel->name);
+  if (!info || info->args.size() < cmd->args.size()) return false;
+  for (const ArgValue &a : cmd->args)
+    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
+      return false;
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  auto lim = sp->groupLimit.find(cmd->kernel->name);
+  if (!skmdLaunchShape(const_cast<Command *>(cmd), lim == sp->groupLimit.end() ? 0 : lim->second,
+                       nd, scalars))
+    return false;
+  uint64_t total = nd.totalGroups();
+  for (unsigned i = 0; i < cmd->args.size(); ++i) {
+    const ArgValue &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) continue;
+    const cc::ArgInfo &ai = info->args[i];
+    _cl_mem *root = rootOf(a.mem);
+    if (ai.escapes) {  // the analysis lost the pointer: every byte, both ways
+      out.push_back({root, a.mem->range(), true});
+      continue;
+    }
+    if (ai.read)
+      out.push_back({root, skmdClamp(cc::accessedRange(*info, i, cc::AccessMode::Read, nd, scalars, 0, total), a.mem), false});
+    if (ai.written || ai.atomic)
+      out.push_back({root, skmdClamp(cc::accessedRange(*info, i, cc::AccessMode::Write, nd, scalars, 0, total), a.mem), true});
+  }
+  return true;
+}
+
+const bool g_launchAccess = (setLaunchAccess(launchAccess), true);
+
+}  // namespace
 
 }  // namespace tutti
