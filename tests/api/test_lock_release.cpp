@@ -39,6 +39,16 @@ std::string bigSource(int kernels) {
   return s;
 }
 
+// One of thread B's small round trips: fill `bytes` of buf with `pat`, read them back
+// blocking; false when either fails or the bytes are wrong.
+bool fillAndReadBack(cl_command_queue q, cl_mem buf, size_t bytes, unsigned char pat,
+                     std::vector<unsigned char> &back) {
+  return clEnqueueFillBuffer(q, buf, &pat, 1, 0, bytes, 0, nullptr, nullptr) == CL_SUCCESS &&
+         clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, back.data(), 0, nullptr, nullptr) ==
+             CL_SUCCESS &&
+         back[bytes - 1] == pat;
+}
+
 class LockRelease : public ClTest {
  protected:
   // An unbuilt program of bigSource(kernels) on a context of its own.
@@ -117,12 +127,7 @@ TEST_F(LockRelease, BuildDoesNotStallOtherThreadsEnqueues) {
     };
     for (int r = 0; (r < kRounds || !aDone) && !bFailed; ++r) {
       double c0 = msSince(t0);
-      unsigned char pat = static_cast<unsigned char>(r);
-      if (clEnqueueFillBuffer(qB, buf, &pat, 1, 0, kBytes, 0, nullptr, nullptr) != CL_SUCCESS ||
-          clEnqueueReadBuffer(qB, buf, CL_TRUE, 0, kBytes, back.data(), 0, nullptr, nullptr) !=
-              CL_SUCCESS ||
-          back[kBytes - 1] != pat)
-        bFailed = true;
+      if (!fillAndReadBack(qB, buf, kBytes, static_cast<unsigned char>(r), back)) bFailed = true;
       worst = std::max(worst, msSince(t0) - c0);
       if (r == kRounds - 1) {
         bDone = msSince(t0);
@@ -217,12 +222,7 @@ TEST_F(LockRelease, BlockingReadDoesNotStallOtherThreadsEnqueues) {
     // Rounds until A is done (at least 50), so each one can be compared with A's wait.
     for (int r = 0; (r < 50 || !aDone) && !bFailed && r < 100000; ++r) {
       double c0 = msSince(t0);
-      unsigned char pat = static_cast<unsigned char>(r);
-      if (clEnqueueFillBuffer(qB, bufB, &pat, 1, 0, kBytes, 0, nullptr, nullptr) != CL_SUCCESS ||
-          clEnqueueReadBuffer(qB, bufB, CL_TRUE, 0, kBytes, back.data(), 0, nullptr, nullptr) !=
-              CL_SUCCESS ||
-          back[kBytes - 1] != pat)
-        bFailed = true;
+      if (!fillAndReadBack(qB, bufB, kBytes, static_cast<unsigned char>(r), back)) bFailed = true;
       worst = std::max(worst, msSince(t0) - c0);
       if (r == 49) bDone = msSince(t0);
       if (r >= 50) std::this_thread::sleep_for(std::chrono::milliseconds(2));
