@@ -188,7 +188,9 @@ TEST_F(LockRelease, ReleaseWhileBuilding) {
 // Thread A reads a buffer a long kernel is writing, with a blocking read: A waits for the
 // kernel. Thread B, on its own context, enqueues and finishes small commands meanwhile.
 // Before issue 16 the read waited for the device inside the API lock, and every call of B
-// waited with it.
+// waited with it. The suite's default placement runs the kernel on PoCL's pthread device;
+// on its basic device, which runs commands in the calling thread, the wait stays under the
+// lock on purpose (BackingDevice::callsOutsideLock), so this test is not run placed there.
 TEST_F(LockRelease, BlockingReadDoesNotStallOtherThreadsEnqueues) {
   TUTTI_ONLY();
   cl_kernel spin = commonKernel("spin");
