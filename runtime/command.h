@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "objects.h"
+#include "real_event.h"
 
 namespace tutti {
 
@@ -45,7 +46,7 @@ struct Command {
 
   // Execution.
   int slot = -1;                 // device that runs it, -1 = host
-  cl_event real = nullptr;       // last real event of the command
+  RealEvent real;                // last real event of the command
   cl_int stagingError = CL_SUCCESS;
   bool blocking = false;         // the app waits for it: a real copy may block too
   bool directIssued = false;     // a read's device parts already go straight to `ptr`

@@ -79,7 +79,7 @@ void trackIssued(Command *cmd) {
   }
   if (cmd->seq) ds.sinceArmed = 0;
   cmd->armed = true;
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+  icd(cmd->real.get()).clSetEventCallback(cmd->real.get(), CL_COMPLETE, onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);
 }
 
@@ -103,11 +103,11 @@ void armCompletion(Command *cmd) {
   if (!cmd->real) {
     if (!cmd->seq) return;  // not a lazy launch: nothing of it is left on a device
     // An untimed lazy launch: a marker behind it on the in-order queue completes with it.
-    cl_int err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &cmd->real);
+    cl_int err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, cmd->real.out());
     if (err != CL_SUCCESS) {
       TUTTI_LOG(Warn, "%s: clEnqueueMarkerWithWaitList failed (%s); waiting for the queue",
                 ds.dev->label().c_str(), clErrorName(err));
-      cmd->real = nullptr;
+      cmd->real.release();  // the failed call returned no event
       icd(ds.queue).clFinish(ds.queue);
       cmd->armed = true;
       ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
@@ -118,7 +118,7 @@ void armCompletion(Command *cmd) {
   }
   cmd->armed = true;
   ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
-  icd(cmd->real).clSetEventCallback(cmd->real, CL_COMPLETE, onReal, cmd);
+  icd(cmd->real.get()).clSetEventCallback(cmd->real.get(), CL_COMPLETE, onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
 }
 
@@ -147,8 +147,8 @@ cl_int collectRealCompletion(Command *cmd) {
     c.workItems += uint64_t(wi);
   }
   if (!cmd->real) return CL_SUCCESS;
-  cl_event e = cmd->real;
-  cmd->real = nullptr;
+  RealEvent owned = std::move(cmd->real);  // released when collected
+  cl_event e = owned.get();
   status = eventStatus(e);
   if (status < 0) {
     TUTTI_LOG(Error, "%s: command failed on the device: %s",
@@ -177,7 +177,6 @@ cl_int collectRealCompletion(Command *cmd) {
       traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), hs, he, 0);
     }
   }
-  d.clReleaseEvent(e);
   return status < 0 ? status : CL_SUCCESS;
 }
 

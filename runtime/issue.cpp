@@ -62,7 +62,7 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) {
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "%s: %s failed: %s", slotOf(cmd, cmd->slot).dev->label().c_str(), what,
               clErrorName(err));
-    if (cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
+    cmd->real.reset();
     return done(err);
   }
   trackIssued(cmd);
@@ -92,7 +92,7 @@ IssueResult issueKernel(Command *cmd) {
   bool event = launchNeedsEvent(cmd);
   err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, cmd->offset, cmd->global,
                                              cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
-                                             event ? &cmd->real : nullptr);
+                                             event ? cmd->real.out() : nullptr);
   if (err == CL_SUCCESS) {
     for (size_t i = 0; i < cmd->args.size(); ++i) {
       const ArgValue &a = cmd->args[i];
@@ -172,7 +172,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
     ds.dev->counters.record(Transfer::DeviceToHost, p.size());
     traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
     if (oneSlot) {
-      if (i + 1 == parts.size()) cmd->real = e;
+      if (i + 1 == parts.size()) cmd->real.reset(e);
       else icd(e).clReleaseEvent(e);
     } else {
       cmd->staging.push_back(e);
@@ -181,7 +181,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   }
   if (oneSlot) {
     cmd->slot = parts.front().first;
-    if (err != CL_SUCCESS && cmd->real) icd(cmd->real).clReleaseEvent(cmd->real), cmd->real = nullptr;
+    if (err != CL_SUCCESS) cmd->real.reset();
     return issued(cmd, err, "clEnqueueReadBuffer");
   }
   for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
@@ -265,15 +265,15 @@ IssueResult issueWrite(Command *cmd) {
         return CL_SUCCESS;
       });
     }
-    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, &cmd->real, &err);
+    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, cmd->real.out(), &err);
     if (!staged)
       err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, r.begin, r.size(), cmd->ptr, 0,
-                                               nullptr, &cmd->real);
+                                               nullptr, cmd->real.out());
     if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
     ds.dev->counters.record(Transfer::HostToDevice, r.size());
     wrote(st, r, slot);
     if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
-    traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
+    traceRealEvent(cmd->real.get(), ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
@@ -301,7 +301,7 @@ IssueResult issueCopy(Command *cmd) {
         // The parts of dst outside rd stay as they are; only rd is replaced.
       }
       err = icd(q.queue).clEnqueueCopyBuffer(q.queue, a, b, rs.begin, rd.begin, cmd->size, 0,
-                                             nullptr, &cmd->real);
+                                             nullptr, cmd->real.out());
       if (err == CL_SUCCESS) {
         wrote(ds, rd, int(s));
         q.dev->counters.record(Transfer::DeviceCopy);
@@ -342,7 +342,7 @@ IssueResult issueFill(Command *cmd) {
     DeviceSlot &q = ctx->slots[best];
     cl_int err = icd(q.queue).clEnqueueFillBuffer(q.queue, st.devBuf[best], cmd->pattern.data(),
                                                   cmd->pattern.size(), r.begin, r.size(), 0,
-                                                  nullptr, &cmd->real);
+                                                  nullptr, cmd->real.out());
     if (err == CL_SUCCESS) {
       wrote(st, r, best);
       q.dev->counters.record(Transfer::DeviceCopy);
@@ -406,26 +406,26 @@ IssueResult issueImage(Command *cmd) {
   switch (cmd->kind) {
     case CmdKind::ImageRead:
       err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
-                                 cmd->srcSlice, cmd->ptr, 0, nullptr, &cmd->real);
+                                 cmd->srcSlice, cmd->ptr, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueReadImage");
     case CmdKind::ImageWrite:
       err = d.clEnqueueWriteImage(q.queue, di, CL_FALSE, cmd->dstOrigin, cmd->region, cmd->dstRow,
-                                  cmd->dstSlice, cmd->ptr, 0, nullptr, &cmd->real);
+                                  cmd->dstSlice, cmd->ptr, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueWriteImage");
     case CmdKind::ImageCopy:
       err = d.clEnqueueCopyImage(q.queue, si, di, cmd->srcOrigin, cmd->dstOrigin, cmd->region, 0,
-                                 nullptr, &cmd->real);
+                                 nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueCopyImage");
     case CmdKind::ImageFill:
       err = d.clEnqueueFillImage(q.queue, di, cmd->pattern.data(), cmd->dstOrigin, cmd->region, 0,
-                                 nullptr, &cmd->real);
+                                 nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueFillImage");
     case CmdKind::ImageToBuffer: {
       cl_mem b = realBuffer(rootOf(cmd->dst), slot, &err);
       if (!b) return done(err);
       size_t off = cmd->dst->origin + cmd->dstOff;
       err = d.clEnqueueCopyImageToBuffer(q.queue, si, b, cmd->srcOrigin, cmd->region, off, 0,
-                                         nullptr, &cmd->real);
+                                         nullptr, cmd->real.out());
       if (err == CL_SUCCESS) wrote(*rootOf(cmd->dst)->store, {off, off + cmd->size}, slot);
       return issued(cmd, err, "clEnqueueCopyImageToBuffer");
     }
@@ -434,7 +434,7 @@ IssueResult issueImage(Command *cmd) {
       if (err != CL_SUCCESS) return done(err);
       cl_mem b = realBuffer(rootOf(cmd->src), slot, &err);
       err = d.clEnqueueCopyBufferToImage(q.queue, b, di, cmd->src->origin + cmd->srcOff,
-                                         cmd->dstOrigin, cmd->region, 0, nullptr, &cmd->real);
+                                         cmd->dstOrigin, cmd->region, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueCopyBufferToImage");
     }
     case CmdKind::ImageMap:
@@ -442,7 +442,7 @@ IssueResult issueImage(Command *cmd) {
       // write it back at unmap.
       if (!(cmd->mapFlags & (CL_MAP_READ | CL_MAP_WRITE))) return done();
       err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
-                                 cmd->srcSlice, cmd->mapped, 0, nullptr, &cmd->real);
+                                 cmd->srcSlice, cmd->mapped, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueReadImage (map)");
     default: return done(CL_INVALID_OPERATION);
   }
@@ -464,7 +464,7 @@ IssueResult issueUnmap(Command *cmd) {
     DeviceSlot &q = cmd->q->ctx->slots[cmd->slot];
     err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
                                            cmd->region, cmd->srcRow, cmd->srcSlice, cmd->mapped,
-                                           0, nullptr, &cmd->real);
+                                           0, nullptr, cmd->real.out());
     cmd->freeAfter = cmd->mapped;
     return issued(cmd, err, "clEnqueueWriteImage (unmap)");
   }
