@@ -90,8 +90,8 @@ static void dropUnresolved(Module &M, std::vector<std::string> &dropped) {
   }
 }
 
-bool emitPTX(Module &M, const std::string &archIn, std::string &ptx, std::string &err,
-             std::vector<std::string> &dropped) {
+bool emitPTX(Module &M, const std::string &archIn, bool correctlyRounded, std::string &ptx,
+             std::string &err, std::vector<std::string> &dropped) {
   initNVPTX();
   std::string arch = archIn.empty() ? "sm_80" : archIn;
   std::string_view clc = embeddedLibclcNvptx();
@@ -100,6 +100,13 @@ bool emitPTX(Module &M, const std::string &archIn, std::string &ptx, std::string
     return false;
   }
   LLVMContext &C = M.getContext();
+  {
+    // Before libclc: the builtins it defines here must not be linked in.
+    ModuleAnalysisManager MAM;
+    NvptxFastBuiltinsPass P;
+    P.correctlyRounded = correctlyRounded;
+    P.run(M, MAM);
+  }
   {
     auto lib = getLazyBitcodeModule(MemoryBufferRef(StringRef(clc.data(), clc.size()), "libclc"), C);
     if (!lib) {

@@ -2,6 +2,7 @@
 // partition-ready / merge (/ trace) variants -> code generation -> cache.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "llvm/ADT/Triple.h"
@@ -204,7 +205,9 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   } else if (req.target == Target::Nvptx64) {
     std::string ptx, err;
     std::vector<std::string> dropped;
-    if (!emitPTX(M, req.gpu_arch, ptx, err, dropped)) {
+    bool cr = std::find(fo.codegen.begin(), fo.codegen.end(),
+                        "-cl-fp32-correctly-rounded-divide-sqrt") != fo.codegen.end();
+    if (!emitPTX(M, req.gpu_arch, cr, ptx, err, dropped)) {
       res.error = "PTX generation failed: " + err;
       return res;
     }

@@ -210,6 +210,11 @@ struct ForceInlinePass : llvm::PassInfoMixin<ForceInlinePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+struct NvptxFastBuiltinsPass : llvm::PassInfoMixin<NvptxFastBuiltinsPass> {
+  bool correctlyRounded = false;  // -cl-fp32-correctly-rounded-divide-sqrt: sqrt stays exact
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
 struct LowerVectorMemPass : llvm::PassInfoMixin<LowerVectorMemPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
@@ -237,6 +242,7 @@ void registerMergeKernel(llvm::PassBuilder &PB);
 void registerInstrumentRanges(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
+void registerNvptxFastBuiltins(llvm::PassBuilder &PB);
 void registerKernelInfoPrinter(llvm::PassBuilder &PB);
 void registerCanonicalizeBuiltins(llvm::PassBuilder &PB);
 void registerAssumeNDRange(llvm::PassBuilder &PB);

@@ -191,6 +191,7 @@ void registerKernelInfoPrinter(PassBuilder &PB) {
 void registerTuttiPasses(PassBuilder &PB) {
   registerForceInline(PB);
   registerLowerVectorMem(PB);
+  registerNvptxFastBuiltins(PB);
   registerCanonicalizeBuiltins(PB);
   registerAssumeNDRange(PB);
   registerArgAccess(PB);
