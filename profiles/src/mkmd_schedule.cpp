@@ -1,0 +1,217 @@
+// mkmd_schedule.cpp - coarse list scheduling and fine-grain multi-kernel partitioning.
+#include <algorithm>
+#include <numeric>
+
+#include "mkmd_state.h"
+#include "tutti/mkmd.h"
+
+namespace tutti::profiles::mkmd {
+
+using detail::Placement;
+using detail::State;
+
+namespace {
+
+bool meets(const std::vector<int> &a, const std::vector<int> &b) {
+  for (int x : a)
+    if (std::find(b.begin(), b.end(), x) != b.end()) return true;
+  return false;
+}
+
+double kernelSeconds(const Kernel &k, int d) { return k.time ? std::max(0.0, k.time(d, k.groups)) : 0; }
+
+std::vector<uint64_t> whole(const Graph &g, size_t ndev, int k, int d) {
+  std::vector<uint64_t> v(ndev, 0);
+  v[size_t(d)] = g.kernels[size_t(k)].groups;
+  return v;
+}
+
+// Algorithm 4: from all groups on `main`, move 1/steps of them at a time from the piece
+// that ends last to whichever other device ends the kernel earliest, while that helps.
+std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> &devs, int k, int main,
+                            const std::vector<int> &preds, int steps) {
+  const Kernel &K = g.kernels[size_t(k)];
+  std::vector<uint64_t> cur = whole(g, devs.size(), k, main);
+  if (!K.splittable || K.groups < 2 || devs.size() < 2) return cur;
+  auto trial = [&](const std::vector<uint64_t> &groups) {
+    size_t m = S.mark();
+    Placement p = S.place(k, groups, main, preds);
+    S.rollback(m);
+    return p;
+  };
+  Placement at = trial(cur);
+  // Also from the split that balances every device's throughput: a merge or a copy is a
+  // step cost that no single 1/steps move pays back, so climbing from whole alone stops.
+  std::vector<double> rate(devs.size());
+  for (size_t d = 0; d < devs.size(); ++d) {
+    double t = K.time ? K.time(int(d), K.groups) : 0;
+    rate[d] = t > 0 ? 1 / t : 0;
+  }
+  double sum = std::accumulate(rate.begin(), rate.end(), 0.0);
+  if (sum > 0) {
+    std::vector<uint64_t> bal(devs.size(), 0);
+    uint64_t given = 0;
+    for (size_t d = 0; d < devs.size(); ++d) given += bal[d] = uint64_t(double(K.groups) * rate[d] / sum);
+    bal[size_t(main)] += K.groups - given;
+    Placement p = trial(bal);
+    if (p.end < at.end) cur = bal, at = p;
+  }
+  const uint64_t step = std::max<uint64_t>(1, K.groups / uint64_t(std::max(steps, 1)));
+  for (int it = 0; it < steps; ++it) {
+    size_t from = size_t(std::max_element(at.pieceEnd.begin(), at.pieceEnd.end()) - at.pieceEnd.begin());
+    Placement best = at;
+    std::vector<uint64_t> bestGroups;
+    for (size_t s = 0; s < devs.size(); ++s) {
+      if (s == from) continue;
+      std::vector<uint64_t> c = cur;
+      uint64_t mv = std::min(step, c[from]);
+      c[from] -= mv;
+      c[s] += mv;
+      Placement p = trial(c);
+      if (p.end < best.end) best = p, bestGroups = c;
+    }
+    if (bestGroups.empty()) break;
+    cur = bestGroups;
+    at = best;
+  }
+  return cur;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> predecessors(const Graph &g) {
+  std::vector<std::vector<int>> p(g.kernels.size());
+  for (size_t i = 0; i < g.kernels.size(); ++i) {
+    const Kernel &ki = g.kernels[i];
+    for (size_t j = 0; j < i; ++j) {
+      const Kernel &kj = g.kernels[j];
+      if (meets(kj.writes, ki.reads) || meets(kj.writes, ki.writes) || meets(kj.reads, ki.writes))
+        p[i].push_back(int(j));
+    }
+    for (int a : ki.after)
+      if (a >= 0 && size_t(a) < i) p[i].push_back(a);
+    std::sort(p[i].begin(), p[i].end());
+    p[i].erase(std::unique(p[i].begin(), p[i].end()), p[i].end());
+  }
+  return p;
+}
+
+std::vector<double> upwardRank(const Graph &g, const std::vector<Device> &devs) {
+  const size_t n = g.kernels.size();
+  double bw = 0;
+  int links = 0;
+  for (const Device &d : devs)
+    if (!d.host) bw += 0.5 * (d.h2dBandwidth + d.d2hBandwidth), ++links;
+  bw = links ? bw / links : 0;
+  auto preds = predecessors(g);
+  std::vector<std::vector<int>> succ(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int p : preds[i]) succ[size_t(p)].push_back(int(i));
+  std::vector<double> rank(n, 0);
+  for (size_t i = n; i-- > 0;) {
+    const Kernel &k = g.kernels[i];
+    double w = 0;
+    for (size_t d = 0; d < devs.size(); ++d) w += kernelSeconds(k, int(d));
+    w = devs.empty() ? 0 : w / double(devs.size());
+    double tail = 0;
+    for (int j : succ[i]) {
+      double edge = 0;  // bytes i writes that j reads (Eq. 5.4's W(E_ij))
+      for (int b : k.writes)
+        if (bw > 0 && meets({b}, g.kernels[size_t(j)].reads)) edge += double(g.buffers[size_t(b)].bytes) / bw;
+      tail = std::max(tail, edge + rank[size_t(j)]);
+    }
+    rank[i] = w + tail;
+  }
+  return rank;
+}
+
+Schedule inOrder(const Graph &g, const std::vector<Device> &devs, int device) {
+  // One in-order queue: the app's writes, its kernels, then its reads, one after another.
+  Schedule s;
+  const Device &d = devs[size_t(device)];
+  double t = 0;
+  auto copy = [&](Task::Kind kind, int b, int k) {
+    if (d.host) return;
+    uint64_t bytes = g.buffers[size_t(b)].bytes;
+    double dur = d.latency + double(bytes) / (kind == Task::H2D ? d.h2dBandwidth : d.d2hBandwidth);
+    s.tasks.push_back({kind, k, device, b, 0, bytes, t, t + dur});
+    t += dur;
+  };
+  std::vector<bool> onDevice(g.buffers.size(), false);
+  for (size_t k = 0; k < g.kernels.size(); ++k) {
+    const Kernel &K = g.kernels[k];
+    for (int b : K.reads)
+      if (!onDevice[size_t(b)] && g.buffers[size_t(b)].fromHost) copy(Task::H2D, b, int(k)), onDevice[size_t(b)] = true;
+    for (int b : K.writes) onDevice[size_t(b)] = true;
+    double dur = kernelSeconds(K, device);
+    s.tasks.push_back({Task::Compute, int(k), device, -1, K.groups, 0, t, t + dur});
+    t += dur;
+    s.kernelEnd.push_back(t);
+    s.deviceOf.push_back(device);
+  }
+  for (size_t b = 0; b < g.buffers.size(); ++b)
+    if (g.buffers[b].toHost) copy(Task::D2H, int(b), -1);
+  s.makespan = t;
+  s.busy.assign(devs.size(), 0);
+  for (const Task &x : s.tasks)
+    if (x.kind == Task::Compute) s.busy[size_t(device)] += x.end - x.start;
+  if (t > 0) {
+    double idle = 0;
+    for (double b : s.busy) idle += (t - b) / t;
+    s.idleFraction = idle / double(devs.size());
+  }
+  return s;
+}
+
+Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options &opt) {
+  const size_t n = g.kernels.size(), nd = devs.size();
+  if (!nd) return {};
+  const auto preds = predecessors(g);
+  const auto rank = upwardRank(g, devs);
+
+  // Coarse: the ready kernel of highest rank goes where it finishes first (Eq. 5.5-5.10).
+  State S(g, devs);
+  std::vector<int> dev(n, 0);
+  std::vector<bool> done(n, false);
+  for (size_t step = 0; step < n; ++step) {
+    int k = -1;
+    for (size_t i = 0; i < n; ++i) {
+      if (done[i]) continue;
+      bool ready = std::all_of(preds[i].begin(), preds[i].end(), [&](int p) { return done[size_t(p)]; });
+      if (ready && (k < 0 || rank[i] > rank[size_t(k)])) k = int(i);
+    }
+    double bestEnd = 0;
+    for (size_t d = 0; d < nd; ++d) {
+      size_t m = S.mark();
+      double e = S.place(k, whole(g, nd, k, int(d)), int(d), preds[size_t(k)]).end;
+      S.rollback(m);
+      if (d == 0 || e < bestEnd) bestEnd = e, dev[size_t(k)] = int(d);
+    }
+    S.place(k, whole(g, nd, k, dev[size_t(k)]), dev[size_t(k)], preds[size_t(k)]);
+    done[size_t(k)] = true;
+  }
+  S.sink();
+  Schedule coarse = S.result();
+  if (!opt.partition) return coarse;
+
+  // Fine (Algorithm 3): in coarse start order, each kernel is split into the idle time of
+  // other devices; kernels not yet revisited keep their coarse time reserved.
+  std::vector<double> start(n, 0), end(n, 0);
+  for (const Task &t : coarse.tasks)
+    if (t.kind == Task::Compute) start[size_t(t.kernel)] = t.start, end[size_t(t.kernel)] = t.end;
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return start[size_t(a)] < start[size_t(b)]; });
+  State F(g, devs);
+  for (size_t k = 0; k < n; ++k) F.reserve(dev[k], start[k], end[k]);
+  for (int k : order) {
+    F.unreserve(dev[size_t(k)], start[size_t(k)], end[size_t(k)]);
+    std::vector<uint64_t> groups = climb(F, g, devs, k, dev[size_t(k)], preds[size_t(k)], opt.steps);
+    F.place(k, groups, dev[size_t(k)], preds[size_t(k)]);
+  }
+  F.sink();
+  Schedule fine = F.result();
+  return fine.makespan <= coarse.makespan ? fine : coarse;
+}
+
+}  // namespace tutti::profiles::mkmd
