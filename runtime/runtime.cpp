@@ -11,6 +11,7 @@
 #include "inbox.h"
 #include "issue.h"
 #include "lifetime.h"
+#include "mkmd_record.h"
 #include "plan.h"
 #include "log.h"
 #include "settings.h"
@@ -288,6 +289,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   }
   deps.clear();
   depsScratch_.swap(deps);
+  mkmdRecord(cmd);
   q->inFlight.push_back(cmd->ev);
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),

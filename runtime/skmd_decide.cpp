@@ -41,6 +41,7 @@ struct ArgBytes {
   bool partial = false;  // read ranges follow the groups (else the whole input goes)
   bool merged = false;   // written atomically or not contiguously: a host merge
   double readBytes = 0, writeBytes = 0;
+  double readOne = 0;  // bytes one group reads (partial): a stripe, or nearly all (matmul's B)
 };
 
 // What is known about one kernel (by identity), per backing-device index.
@@ -189,9 +190,12 @@ std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const c
     b.mem = true;
     b.read = ai.read;
     b.written = ai.written || ai.atomic;
-    b.partial = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1).known;
-    if (b.read)
+    cc::ByteRange one = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1);
+    b.partial = one.known;
+    if (b.read) {
       b.readBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, total), a.mem);
+      b.readOne = b.partial ? std::min(clampedBytes(one, a.mem), b.readBytes) : b.readBytes;
+    }
     if (b.written) {
       b.writeBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Write, nd, scalars, 0, total), a.mem);
       b.merged = ai.atomic || (unit == 0 && !cc::argWritesContiguous(info, i, nd, scalars));
@@ -209,8 +213,13 @@ void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, i
     if (!b.mem) continue;
     double stale = staleFraction(cmd->args[i].mem, slot);
     if (b.read) {
-      if (b.partial) c.inBytesPerGroup += b.readBytes * stale / double(total);
-      else c.inFixedBytes += b.readBytes * stale;
+      // A line through one group's bytes and the whole launch's: a piece of a stripe-wise
+      // read gets its share, while a group that reads nearly everything (the B of a matmul,
+      // a stencil's coefficients) costs every piece the whole buffer.
+      double per = b.partial && total > 1 ? std::max(0.0, (b.readBytes - b.readOne) / double(total - 1)) : 0;
+      double fixed = b.partial ? std::max(0.0, b.readOne - per) : b.readBytes;
+      c.inBytesPerGroup += per * stale;
+      c.inFixedBytes += fixed * stale;
     }
     if (b.written) {
       c.outBytesPerGroup += b.writeBytes / double(total);
@@ -484,6 +493,37 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
   if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
   kk.kept.push_back({std::move(key), d});
   return d;
+}
+
+void modelLaunch(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                 const cc::ScalarArgs &scalars, const std::vector<int> &usable, LaunchModel &out) {
+  size_t nslots = cmd->q->ctx->slots.size();
+  uint64_t total = nd.totalGroups();
+  double items = double(total);
+  for (unsigned i = 0; i < 3; ++i) items *= double(nd.local_size[i]);
+  std::string id = kernelIdentity(cmd->kernel);
+  std::lock_guard<std::mutex> g(g_mu);
+  KernelKnowledge &kk = g_known[id];
+  const auto &ab = keptArgBytes(cmd, kk, info, nd, scalars);
+  out.args.clear();
+  for (const auto &a : ab) {
+    // Proportional where most of the bytes follow the groups (see bytesModel).
+    double per = a.partial && total > 1 ? std::max(0.0, (a.readBytes - a.readOne) / double(total - 1)) : 0;
+    out.args.push_back({a.mem, a.read, a.written, per * double(total) > 0.5 * a.readBytes, a.merged});
+  }
+  bindModels(cmd, kk, id, info, nd, scalars, usable);
+  out.known.assign(nslots, false);
+  out.fixedSeconds.assign(nslots, 0);
+  out.perGroupSeconds.assign(nslots, 0);
+  for (int s : usable) {
+    DeviceTime t = deviceTime(kk, cmd, s, total, items);
+    if (!t.known) continue;
+    out.known[s] = true;
+    double whole = t.whole, one = t.pred ? (*t.pred)(1) : t.perGroup;
+    double slope = total > 1 ? std::max(0.0, (whole - one) / double(total - 1)) : whole;
+    out.perGroupSeconds[s] = slope;
+    out.fixedSeconds[s] = std::max(0.0, whole - slope * double(total));
+  }
 }
 
 namespace {

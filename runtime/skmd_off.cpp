@@ -2,6 +2,7 @@
 #include "log.h"
 #include "profile_mode.h"
 #include "settings.h"
+#include "mkmd_record.h"
 #include "skmd.h"
 #include "skmd_exec.h"
 #include "skmd_plan.h"
@@ -32,5 +33,7 @@ uint64_t skmdMergedLaunches() { return 0; }
 uint64_t skmdModelDecisions() { return 0; }
 uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }
+// Without the compiler there is no access analysis to record.
+void mkmdRecord(Command *) {}
 
 }  // namespace tutti
