@@ -143,7 +143,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   for (size_t i = 0; i < parts.size() && err == CL_SUCCESS; ++i) {
     auto [slot, p] = parts[i];
     DeviceSlot &ds = ctx->slots[slot];
-    cl_event e = nullptr;
+    RealEvent e;
     // The app waits anyway: a blocking copy from pageable memory is the driver's
     // fastest path (NVIDIA pipelines it through its own pinned staging), and the
     // command completes without an event round trip.
@@ -167,16 +167,15 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       });
     }
     err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_FALSE, p.begin, p.size(),
-                                            out + p.begin, 0, nullptr, &e);
+                                            out + p.begin, 0, nullptr, e.out());
     if (err != CL_SUCCESS) break;
     ds.dev->counters.record(Transfer::DeviceToHost, p.size());
     traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
     if (oneSlot) {
-      if (i + 1 == parts.size()) cmd->real.reset(e);
-      else icd(e).clReleaseEvent(e);
+      if (i + 1 == parts.size()) cmd->real = std::move(e);
     } else {
-      cmd->staging.push_back(e);
-      icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+      icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onStaged, nullptr);
+      cmd->staging.push_back(std::move(e));
     }
   }
   if (oneSlot) {
@@ -196,7 +195,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   struct Part { DeviceSlot *ds; cl_mem buf; Range p; char *dst; };
   std::vector<Part> todoStaged;
   for (auto [slot, p] : staged) todoStaged.push_back({&ctx->slots[slot], st.devBuf[slot], p, out + p.begin});
-  auto waits = std::make_shared<std::vector<cl_event>>(std::move(cmd->staging));
+  auto waits = std::make_shared<std::vector<RealEvent>>(std::move(cmd->staging));
   cmd->staging.clear();
   bool allowed = std::all_of(ctx->slots.begin(), ctx->slots.end(),
                              [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
@@ -214,7 +213,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       ds.dev->counters.record(Transfer::DeviceToHost, s.p.size());
     }
     err = waitEach(*waits);
-    for (cl_event e : *waits) icd(e).clReleaseEvent(e);
+    waits->clear();  // now, not when the job is dropped
     return err;
   });
 }
@@ -265,7 +264,7 @@ IssueResult issueWrite(Command *cmd) {
         return CL_SUCCESS;
       });
     }
-    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, cmd->real.out(), &err);
+    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, &cmd->real, &err);
     if (!staged)
       err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, r.begin, r.size(), cmd->ptr, 0,
                                                nullptr, cmd->real.out());
@@ -273,7 +272,7 @@ IssueResult issueWrite(Command *cmd) {
     ds.dev->counters.record(Transfer::HostToDevice, r.size());
     wrote(st, r, slot);
     if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
-    traceRealEvent(cmd->real.get(), ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
+    traceRealEvent(cmd->real, ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
@@ -476,7 +475,6 @@ IssueResult issueUnmap(Command *cmd) {
 }
 
 IssueResult issueCommandImpl(Command *cmd) {
-  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
   _cl_context *ctx = cmd->q->ctx;

@@ -262,7 +262,7 @@ void releaseStore(_cl_mem *m) {
   } else if (m->store) {
     BufferStore &st = *m->store;
     releaseRealSubs(st, {}, true);
-    for (auto &f : st.pendingFills) icd(f.ev).clReleaseEvent(f.ev);
+    st.pendingFills.clear();
     for (cl_mem b : st.devBuf)
       if (b) icd(b).clReleaseMemObject(b);
     if (st.pinnedBuf) {

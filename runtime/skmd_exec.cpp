@@ -115,11 +115,7 @@ cl_int launchPiece(Command *cmd, Piece &p) {
     if (err != CL_SUCCESS) break;
     (p.firstEv ? p.lastEv : p.firstEv) = std::move(e);
   }
-  if (err == CL_SUCCESS && !p.lastEv) {
-    cl_event first = nullptr;
-    p.firstEv.retainInto(&first);
-    p.lastEv.reset(first);
-  }
+  if (err == CL_SUCCESS && !p.lastEv) p.lastEv = p.firstEv.share();
   return err;
 }
 
