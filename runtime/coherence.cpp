@@ -6,7 +6,7 @@
 #include "inbox.h"
 #include "log.h"
 #include "memory.h"
-#include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -80,19 +80,13 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           // The zero-copy replica's bytes are already in the home once the work queued
           // before now on its device is done: a marker says when.
           cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out())
-                             : icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE,
-                                                                 p.begin, p.size(), st.home + p.begin,
-                                                                 0, nullptr, e.out());
+                             : readQueued(ds, st.devBuf[s], p.begin, p.size(), st.home + p.begin, &e);
           if (err != CL_SUCCESS) {
             TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
                       alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
                       clErrorName(err));
             cmd->stagingError = err;
             continue;
-          }
-          if (!alias) {
-            ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-            traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
           }
           st.hostValid.add(p);
           icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onStaged, nullptr);
@@ -149,17 +143,13 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   }
   DeviceSlot &ds = ctx->slots[slot];
   for (Range g : missing) {
-    RealEvent te;  // only the trace wants it
-    *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
-                                              st.home + g.begin, 0, nullptr,
-                                              tracing() ? te.out() : nullptr);
-    traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), ds.clockOffsetNs);
+    // Not staged: staging serves the app's own copies (staging.h), this one is the home's.
+    *err = writeQueued(ds, dst, g.begin, g.size(), st.home + g.begin, Route::Driver, nullptr);
     if (*err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
                 g.size(), clErrorName(*err));
       return true;
     }
-    ds.dev->counters.record(Transfer::HostToDevice, g.size());
     st.devValid[slot].add(g);
   }
   return true;

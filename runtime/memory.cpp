@@ -8,13 +8,11 @@
 #include "memory.h"
 
 #include "backend.h"
-#include "clock.h"
 #include "host_copy.h"
 #include "icd.h"
 #include "log.h"
 #include "settings.h"
-#include "staging.h"
-#include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -158,15 +156,8 @@ cl_int createStore(_cl_mem *m, void *hostPtr) {
     DeviceSlot &ds = m->ctx->slots[slot];
     cl_int err = CL_SUCCESS;
     cl_mem b = realBuffer(m, slot, &err);
-    uint64_t t0 = nowNs();
-    bool staged = b && stagedWrite(ds, b, 0, m->size, hostPtr, &err);  // traces itself
-    if (b && !staged)
-      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
-                                               nullptr, nullptr);
+    if (b) err = writeNow(ds, b, 0, m->size, hostPtr, "initial upload");
     if (b && err == CL_SUCCESS) {
-      // Counted below, so it is a span too: a trace shows every transfer TUTTI_STATS counts.
-      if (!staged) traceSpan(ds.dev->index, "h2d", "initial upload", t0, nowNs(), m->size);
-      ds.dev->counters.record(Transfer::HostToDevice, m->size);
       st->devValid[slot].add({0, m->size});
       return CL_SUCCESS;
     }
