@@ -19,32 +19,42 @@ cl_event *eventOut(RealEvent *done, RealEvent &own) {
   return tracing() ? own.out() : nullptr;
 }
 
+// A blocking copy: `staged` tries pinned staging (false: not staged, nothing done; it
+// traces itself), else `driver` makes it. Counted, so a span too: a trace shows every
+// transfer TUTTI_STATS counts.
+template <typename Staged, typename Driver>
+cl_int blocking(DeviceSlot &ds, Transfer kind, size_t n, const char *span, Staged staged,
+                Driver driver) {
+  uint64_t t0 = nowNs();
+  cl_int err = CL_SUCCESS;
+  bool wasStaged = staged(&err);
+  if (!wasStaged) err = driver();
+  if (err != CL_SUCCESS) return err;
+  ds.dev->counters.record(kind, n);
+  const char *category = kind == Transfer::HostToDevice ? "h2d" : "d2h";
+  if (!wasStaged) traceSpan(ds.dev->index, category, span, t0, nowNs(), n);
+  return CL_SUCCESS;
+}
+
 }  // namespace
 
 cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span) {
-  uint64_t t0 = nowNs();
-  cl_int err = CL_SUCCESS;
-  bool staged = stagedWrite(ds, b, off, n, src, &err);  // traces itself
-  if (!staged)
-    err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, off, n, src, 0, nullptr, nullptr);
-  if (err != CL_SUCCESS) return err;
-  ds.dev->counters.record(Transfer::HostToDevice, n);
-  // Counted, so a span too: a trace shows every transfer TUTTI_STATS counts.
-  if (!staged) traceSpan(ds.dev->index, "h2d", span, t0, nowNs(), n);
-  return CL_SUCCESS;
+  auto staged = [&](cl_int *err) { return stagedWrite(ds, b, off, n, src, err); };
+  auto driver = [&] {
+    return icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, off, n, src, 0, nullptr, nullptr);
+  };
+  return blocking(ds, Transfer::HostToDevice, n, span, staged, driver);
 }
 
 cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
                const char *span) {
-  uint64_t t0 = nowNs();
-  cl_int err = CL_SUCCESS;
-  bool staged = route == Route::StagedIfWanted && stagedRead(ds, b, off, n, dst, &err);
-  if (!staged)
-    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_TRUE, off, n, dst, 0, nullptr, nullptr);
-  if (err != CL_SUCCESS) return err;
-  ds.dev->counters.record(Transfer::DeviceToHost, n);
-  if (!staged) traceSpan(ds.dev->index, "d2h", span, t0, nowNs(), n);
-  return CL_SUCCESS;
+  auto staged = [&](cl_int *err) {
+    return route == Route::StagedIfWanted && stagedRead(ds, b, off, n, dst, err);
+  };
+  auto driver = [&] {
+    return icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_TRUE, off, n, dst, 0, nullptr, nullptr);
+  };
+  return blocking(ds, Transfer::DeviceToHost, n, span, staged, driver);
 }
 
 cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, Route route,
@@ -58,7 +68,8 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
                                              eventOut(done, own));
   if (err != CL_SUCCESS) return err;
   ds.dev->counters.record(Transfer::HostToDevice, n);
-  if (!staged) traceRealEvent(done ? *done : own, ds.dev->index, "h2d", "write", n, ds.clockOffsetNs);
+  if (!staged)
+    traceRealEvent(done ? *done : own, ds.dev->index, "h2d", "write", n, ds.clockOffsetNs);
   return CL_SUCCESS;
 }
 
