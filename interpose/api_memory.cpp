@@ -62,6 +62,23 @@ cl_int checkMemProperties(const cl_mem_properties *props, std::vector<cl_mem_pro
 
 namespace {
 
+// A new buffer's initial upload (InitialUpload) runs with the lock released where its
+// device allows, so other threads' calls do not wait for a large one. Nothing else can
+// reach the buffer yet (it is registered after), and the reference the caller took on
+// the context keeps the slot the upload uses.
+cl_int uploadInitialUnlocked(ApiLock &lock, _cl_mem *m, const InitialUpload &up)
+    REQUIRES(runtime().mu) {
+  cl_int err;
+  if (up.ds->dev->callsOutsideLock) {
+    lock.unlock();
+    err = uploadInitial(up);
+    lock.lock();
+  } else {
+    err = uploadInitial(up);
+  }
+  return initialLanded(m, up, err);
+}
+
 cl_mem makeBuffer(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
                   void *hostPtr, cl_int *errcode, const char *caller = __builtin_FUNCTION()) {
   ApiLock lock(caller);
@@ -80,12 +97,15 @@ cl_mem makeBuffer(cl_context ctx, const cl_mem_properties *props, cl_mem_flags f
   m->size = size;
   m->hostPtr = (flags & CL_MEM_USE_HOST_PTR) ? hostPtr : nullptr;
   m->props = p;
-  err = createStore(m, hostPtr);
+  runtime().retain(ctx);  // the buffer's; taken before the upload may release the lock
+  InitialUpload up;
+  err = createStore(m, hostPtr, &up);
+  if (err == CL_SUCCESS && up) err = uploadInitialUnlocked(lock, m, up);
   if (err != CL_SUCCESS) {
+    runtime().release(ctx);
     delete m;
     return setErr(errcode, err), nullptr;
   }
-  runtime().retain(ctx);
   runtime().add(m, ObjType::Mem);
   setErr(errcode, CL_SUCCESS);
   return m;

@@ -6,7 +6,7 @@
 #include "inbox.h"
 #include "log.h"
 #include "memory.h"
-#include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -26,10 +26,10 @@ cl_int eventStatus(cl_event e) {
   return st;
 }
 
-cl_int waitEach(const std::vector<cl_event> &events) {
+cl_int waitEach(const std::vector<RealEvent> &events) {
   cl_int err = CL_SUCCESS;
-  for (cl_event e : events) {
-    cl_int st = icd(e).clWaitForEvents(1, &e);
+  for (const RealEvent &e : events) {
+    cl_int st = e.wait();
     if (err == CL_SUCCESS && st != CL_SUCCESS) err = st;
   }
   return err;
@@ -38,14 +38,12 @@ cl_int waitEach(const std::vector<cl_event> &events) {
 bool waitFills(BufferStore &st, Range r, Command *cmd) {
   bool wait = false;
   for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
-    if (eventStatus(it->ev) <= CL_COMPLETE) {
-      icd(it->ev).clReleaseEvent(it->ev);
+    if (eventStatus(it->ev.get()) <= CL_COMPLETE) {
       it = st.pendingFills.erase(it);
       continue;
     }
     if (overlaps(it->r, r)) {
-      icd(it->ev).clRetainEvent(it->ev);
-      cmd->staging.push_back(it->ev);
+      cmd->staging.push_back(it->ev.share());
       wait = true;
     }
     ++it;
@@ -77,14 +75,12 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
       for (Range t : todo) {
         for (Range p : st.devValid[s].present(t)) {
           DeviceSlot &ds = ctx->slots[s];
-          cl_event e = nullptr;
+          RealEvent e;
           bool alias = int(s) == st.alias;
           // The zero-copy replica's bytes are already in the home once the work queued
           // before now on its device is done: a marker says when.
-          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, &e)
-                             : icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[s], CL_FALSE,
-                                                                 p.begin, p.size(), st.home + p.begin,
-                                                                 0, nullptr, &e);
+          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out())
+                             : readQueued(ds, st.devBuf[s], p.begin, p.size(), st.home + p.begin, &e);
           if (err != CL_SUCCESS) {
             TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
                       alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
@@ -92,15 +88,10 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
             cmd->stagingError = err;
             continue;
           }
-          if (!alias) {
-            ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-            traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
-          }
           st.hostValid.add(p);
-          st.pendingFills.push_back({p, e});
-          icd(e).clRetainEvent(e);
-          cmd->staging.push_back(e);
-          icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+          icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onStaged, nullptr);
+          st.pendingFills.push_back({p, e.share()});
+          cmd->staging.push_back(std::move(e));
           wait = true;
         }
         IntervalSet left;
@@ -152,20 +143,13 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   }
   DeviceSlot &ds = ctx->slots[slot];
   for (Range g : missing) {
-    cl_event te = nullptr;
-    *err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, dst, CL_FALSE, g.begin, g.size(),
-                                              st.home + g.begin, 0, nullptr,
-                                              tracing() ? &te : nullptr);
-    if (te) {
-      traceRealEvent(te, ds.dev->index, "h2d", "write", g.size(), ds.clockOffsetNs);
-      icd(te).clReleaseEvent(te);
-    }
+    // Not staged: staging serves the app's own copies (staging.h), this one is the home's.
+    *err = writeQueued(ds, dst, g.begin, g.size(), st.home + g.begin, Route::Driver, nullptr);
     if (*err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
                 g.size(), clErrorName(*err));
       return true;
     }
-    ds.dev->counters.record(Transfer::HostToDevice, g.size());
     st.devValid[slot].add(g);
   }
   return true;
@@ -183,8 +167,8 @@ void wrote(BufferStore &st, Range r, int slot) {
 }
 
 bool stagingComplete(Command *cmd) {
-  for (cl_event e : cmd->staging) {
-    cl_int st = eventStatus(e);
+  for (const RealEvent &e : cmd->staging) {
+    cl_int st = eventStatus(e.get());
     if (st > CL_COMPLETE) return false;
     if (st < 0) cmd->stagingError = st;
   }

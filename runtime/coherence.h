@@ -31,6 +31,6 @@ bool stagingComplete(Command *cmd);
 cl_int eventStatus(cl_event e);
 // Waits for real events of any contexts (one clWaitForEvents may name only one context);
 // the first error, if any.
-cl_int waitEach(const std::vector<cl_event> &events);
+cl_int waitEach(const std::vector<RealEvent> &events);
 
 }  // namespace tutti

@@ -20,7 +20,7 @@ struct Command {
   std::vector<_cl_event *> deps;         // internal refs
   size_t unmetDeps = 0;
   enum class State : uint8_t { Held, Waiting, Ready, Staging, Issued, Finished } state = State::Held;
-  std::vector<cl_event> staging;         // real device->host copies this command waits for
+  std::vector<RealEvent> staging;        // real device->host copies this command waits for
   std::vector<_cl_mem *> mems;           // internal refs held for the command's life
   bool waitsAll = false;     // marker/barrier without wait list: after everything before
   bool blocksLater = false;  // barrier (or in-order marker): everything after waits

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "backend.h"
-#include "clock.h"
 #include "coherence.h"
 #include "completion.h"
 #include "host_copy.h"
@@ -16,7 +15,7 @@
 #include "memory.h"
 #include "skmd_exec.h"
 #include "staging.h"
-#include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -143,40 +142,30 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   for (size_t i = 0; i < parts.size() && err == CL_SUCCESS; ++i) {
     auto [slot, p] = parts[i];
     DeviceSlot &ds = ctx->slots[slot];
-    cl_event e = nullptr;
     // The app waits anyway: a blocking copy from pageable memory is the driver's
     // fastest path (NVIDIA pipelines it through its own pinned staging), and the
     // command completes without an event round trip.
     // It runs once the API lock is released: earlier commands on this queue are enqueued
     // already, and later ones that write these bytes wait for this command to finish.
+    // Staging was not wanted for it (it would be in `staged`): the job keeps to that.
     if (oneSlot && cmd->blocking && i + 1 == parts.size()) {
       cl_mem buf = st.devBuf[slot];
       char *dst = out + p.begin;
       DeviceSlot *slotp = &ds;
-      Range part = p;  // a structured binding cannot be captured (C++17)
-      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, buf, part, dst] {
-        Range p = part;
-        DeviceSlot &ds = *slotp;
-        uint64_t t0 = nowNs();
-        cl_int e = icd(ds.queue).clEnqueueReadBuffer(ds.queue, buf, CL_TRUE, p.begin, p.size(), dst,
-                                                     0, nullptr, nullptr);
-        if (e != CL_SUCCESS) return failed(ds, "clEnqueueReadBuffer", e);
-        ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-        traceSpan(ds.dev->index, "d2h", "read", t0, nowNs(), p.size());
-        return CL_SUCCESS;
+      size_t off = p.begin, n = p.size();  // a structured binding cannot be captured (C++17)
+      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, buf, off, n, dst] {
+        cl_int e = readNow(*slotp, buf, off, n, dst, Route::Driver, "read");
+        return e == CL_SUCCESS ? e : failed(*slotp, "clEnqueueReadBuffer", e);
       });
     }
-    err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_FALSE, p.begin, p.size(),
-                                            out + p.begin, 0, nullptr, &e);
+    RealEvent e;
+    err = readQueued(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &e);
     if (err != CL_SUCCESS) break;
-    ds.dev->counters.record(Transfer::DeviceToHost, p.size());
-    traceRealEvent(e, ds.dev->index, "d2h", "read", p.size(), ds.clockOffsetNs);
     if (oneSlot) {
-      if (i + 1 == parts.size()) cmd->real.reset(e);
-      else icd(e).clReleaseEvent(e);
+      if (i + 1 == parts.size()) cmd->real = std::move(e);
     } else {
-      cmd->staging.push_back(e);
-      icd(e).clSetEventCallback(e, CL_COMPLETE, onStaged, nullptr);
+      icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onStaged, nullptr);
+      cmd->staging.push_back(std::move(e));
     }
   }
   if (oneSlot) {
@@ -196,7 +185,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   struct Part { DeviceSlot *ds; cl_mem buf; Range p; char *dst; };
   std::vector<Part> todoStaged;
   for (auto [slot, p] : staged) todoStaged.push_back({&ctx->slots[slot], st.devBuf[slot], p, out + p.begin});
-  auto waits = std::make_shared<std::vector<cl_event>>(std::move(cmd->staging));
+  auto waits = std::make_shared<std::vector<RealEvent>>(std::move(cmd->staging));
   cmd->staging.clear();
   bool allowed = std::all_of(ctx->slots.begin(), ctx->slots.end(),
                              [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
@@ -206,15 +195,11 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   return outside(allowed, through, [todoStaged, waits] {
     cl_int err = CL_SUCCESS;
     for (const Part &s : todoStaged) {
-      DeviceSlot &ds = *s.ds;
-      if (!stagedRead(ds, s.buf, s.p.begin, s.p.size(), s.dst, &err))
-        err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, s.buf, CL_TRUE, s.p.begin, s.p.size(), s.dst,
-                                                0, nullptr, nullptr);
-      if (err != CL_SUCCESS) return failed(ds, "clEnqueueReadBuffer", err);
-      ds.dev->counters.record(Transfer::DeviceToHost, s.p.size());
+      err = readNow(*s.ds, s.buf, s.p.begin, s.p.size(), s.dst, Route::StagedIfWanted, "read");
+      if (err != CL_SUCCESS) return failed(*s.ds, "clEnqueueReadBuffer", err);
     }
     err = waitEach(*waits);
-    for (cl_event e : *waits) icd(e).clReleaseEvent(e);
+    waits->clear();  // now, not when the job is dropped
     return err;
   });
 }
@@ -252,28 +237,12 @@ IssueResult issueWrite(Command *cmd) {
       const void *src = cmd->ptr;
       DeviceSlot *slotp = &ds;
       return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src] {
-        DeviceSlot &ds = *slotp;
-        uint64_t t0 = nowNs();
-        cl_int e = CL_SUCCESS;
-        bool staged = stagedWrite(ds, b, r.begin, r.size(), src, &e);
-        if (!staged)
-          e = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, r.begin, r.size(), src, 0,
-                                                 nullptr, nullptr);
-        if (e != CL_SUCCESS) return failed(ds, "clEnqueueWriteBuffer", e);
-        ds.dev->counters.record(Transfer::HostToDevice, r.size());
-        if (!staged) traceSpan(ds.dev->index, "h2d", "write", t0, nowNs(), r.size());
-        return CL_SUCCESS;
+        cl_int e = writeNow(*slotp, b, r.begin, r.size(), src, "write");
+        return e == CL_SUCCESS ? e : failed(*slotp, "clEnqueueWriteBuffer", e);
       });
     }
-    bool staged = stagedWriteAsync(ds, b, r.begin, r.size(), cmd->ptr, cmd->real.out(), &err);
-    if (!staged)
-      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, r.begin, r.size(), cmd->ptr, 0,
-                                               nullptr, cmd->real.out());
-    if (err != CL_SUCCESS) return issued(cmd, err, "clEnqueueWriteBuffer");
-    ds.dev->counters.record(Transfer::HostToDevice, r.size());
-    wrote(st, r, slot);
-    if (staged) return issued(cmd, err, "clEnqueueWriteBuffer");
-    traceRealEvent(cmd->real.get(), ds.dev->index, "h2d", "write", r.size(), ds.clockOffsetNs);
+    err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
+    if (err == CL_SUCCESS) wrote(st, r, slot);
     return issued(cmd, err, "clEnqueueWriteBuffer");
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
@@ -300,12 +269,8 @@ IssueResult issueCopy(Command *cmd) {
       if (!ds.devValid[s].contains(rd) && rootOf(cmd->dst) != rootOf(cmd->src)) {
         // The parts of dst outside rd stay as they are; only rd is replaced.
       }
-      err = icd(q.queue).clEnqueueCopyBuffer(q.queue, a, b, rs.begin, rd.begin, cmd->size, 0,
-                                             nullptr, cmd->real.out());
-      if (err == CL_SUCCESS) {
-        wrote(ds, rd, int(s));
-        q.dev->counters.record(Transfer::DeviceCopy);
-      }
+      err = copyQueued(q, a, b, rs.begin, rd.begin, cmd->size, &cmd->real);
+      if (err == CL_SUCCESS) wrote(ds, rd, int(s));
       return issued(cmd, err, "clEnqueueCopyBuffer");
     }
   }
@@ -340,13 +305,9 @@ IssueResult issueFill(Command *cmd) {
   if (best >= 0 && !st.hostValid.contains({0, st.size})) {
     cmd->slot = best;
     DeviceSlot &q = ctx->slots[best];
-    cl_int err = icd(q.queue).clEnqueueFillBuffer(q.queue, st.devBuf[best], cmd->pattern.data(),
-                                                  cmd->pattern.size(), r.begin, r.size(), 0,
-                                                  nullptr, cmd->real.out());
-    if (err == CL_SUCCESS) {
-      wrote(st, r, best);
-      q.dev->counters.record(Transfer::DeviceCopy);
-    }
+    cl_int err = fillQueued(q, st.devBuf[best], cmd->pattern.data(), cmd->pattern.size(), r.begin,
+                            r.size(), &cmd->real);
+    if (err == CL_SUCCESS) wrote(st, r, best);
     return issued(cmd, err, "clEnqueueFillBuffer");
   }
   if (waitFills(st, r, cmd)) return staging();
@@ -476,7 +437,6 @@ IssueResult issueUnmap(Command *cmd) {
 }
 
 IssueResult issueCommandImpl(Command *cmd) {
-  for (cl_event e : cmd->staging) icd(e).clReleaseEvent(e);
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
   _cl_context *ctx = cmd->q->ctx;

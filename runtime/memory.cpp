@@ -8,13 +8,11 @@
 #include "memory.h"
 
 #include "backend.h"
-#include "clock.h"
 #include "host_copy.h"
 #include "icd.h"
 #include "log.h"
 #include "settings.h"
-#include "staging.h"
-#include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -136,7 +134,31 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
   return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
 }
 
-cl_int createStore(_cl_mem *m, void *hostPtr) {
+namespace {
+
+// The initial content in the home: no device was chosen for it, or its upload failed.
+cl_int copyToHome(_cl_mem *m, const void *hostPtr) {
+  BufferStore &st = *m->store;
+  if (!homeOf(m->ctx, st)) {
+    for (cl_mem b : st.devBuf)
+      if (b) icd(b).clReleaseMemObject(b);
+    m->store.reset();
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  hostCopy(st.home, hostPtr, m->size);
+  st.hostValid.add({0, m->size});
+  return CL_SUCCESS;
+}
+
+cl_int uploadFailed(_cl_mem *m, const DeviceSlot &ds, const void *hostPtr, cl_int err) {
+  TUTTI_LOG(Info, "%s: initial upload failed (%s); keeping the data on the host",
+            ds.dev->label().c_str(), clErrorName(err));
+  return copyToHome(m, hostPtr);
+}
+
+}  // namespace
+
+cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload) {
   auto st = std::make_shared<BufferStore>();
   st->size = m->size;
   size_t n = m->ctx->slots.size();
@@ -153,34 +175,23 @@ cl_int createStore(_cl_mem *m, void *hostPtr) {
   // until something writes them.
   if (!(m->flags & CL_MEM_COPY_HOST_PTR)) return CL_SUCCESS;
   int slot = directSlot(m->ctx, *st, m->size);
-  if (slot >= 0) {
-    // Straight to the device that will most likely use it: no home, no second copy.
-    DeviceSlot &ds = m->ctx->slots[slot];
-    cl_int err = CL_SUCCESS;
-    cl_mem b = realBuffer(m, slot, &err);
-    uint64_t t0 = nowNs();
-    bool staged = b && stagedWrite(ds, b, 0, m->size, hostPtr, &err);  // traces itself
-    if (b && !staged)
-      err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, 0, m->size, hostPtr, 0,
-                                               nullptr, nullptr);
-    if (b && err == CL_SUCCESS) {
-      // Counted below, so it is a span too: a trace shows every transfer TUTTI_STATS counts.
-      if (!staged) traceSpan(ds.dev->index, "h2d", "initial upload", t0, nowNs(), m->size);
-      ds.dev->counters.record(Transfer::HostToDevice, m->size);
-      st->devValid[slot].add({0, m->size});
-      return CL_SUCCESS;
-    }
-    TUTTI_LOG(Info, "%s: initial upload failed (%s); keeping the data on the host",
-              ds.dev->label().c_str(), clErrorName(err));
-  }
-  if (!homeOf(m->ctx, *st)) {
-    for (cl_mem b : st->devBuf)
-      if (b) icd(b).clReleaseMemObject(b);
-    m->store.reset();
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  hostCopy(st->home, hostPtr, m->size);
-  st->hostValid.add({0, m->size});
+  if (slot < 0) return copyToHome(m, hostPtr);
+  // Straight to the device that will most likely use it: no home, no second copy.
+  DeviceSlot &ds = m->ctx->slots[slot];
+  cl_int err = CL_SUCCESS;
+  cl_mem b = realBuffer(m, slot, &err);
+  if (!b) return uploadFailed(m, ds, hostPtr, err);
+  *upload = {&ds, slot, b, hostPtr, m->size};
+  return CL_SUCCESS;
+}
+
+cl_int uploadInitial(const InitialUpload &u) {
+  return writeNow(*u.ds, u.buf, 0, u.size, u.src, "initial upload");
+}
+
+cl_int initialLanded(_cl_mem *m, const InitialUpload &u, cl_int err) {
+  if (err != CL_SUCCESS) return uploadFailed(m, *u.ds, u.src, err);
+  m->store->devValid[u.slot].add({0, u.size});
   return CL_SUCCESS;
 }
 
@@ -262,7 +273,7 @@ void releaseStore(_cl_mem *m) {
   } else if (m->store) {
     BufferStore &st = *m->store;
     releaseRealSubs(st, {}, true);
-    for (auto &f : st.pendingFills) icd(f.ev).clReleaseEvent(f.ev);
+    st.pendingFills.clear();
     for (cl_mem b : st.devBuf)
       if (b) icd(b).clReleaseMemObject(b);
     if (st.pinnedBuf) {

@@ -4,7 +4,28 @@
 
 namespace tutti {
 
-cl_int createStore(_cl_mem *m, void *hostPtr);
+// A new buffer's initial content (CL_MEM_COPY_HOST_PTR) on its way straight to a device.
+// No other thread can name the buffer before clCreateBuffer returns, so the blocking copy
+// may run with the API lock released (where ds->dev->callsOutsideLock allows), and a
+// large one does not hold every other thread's calls for its whole length.
+struct InitialUpload {
+  DeviceSlot *ds = nullptr;  // null: nothing to upload
+  int slot = -1;
+  cl_mem buf = nullptr;
+  const void *src = nullptr;
+  size_t size = 0;
+  explicit operator bool() const { return ds != nullptr; }
+};
+
+// Makes m's store (lock held). The initial content goes to a host home here, or is left
+// in *upload for the caller: uploadInitial, then initialLanded with the lock held.
+cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload);
+// The copy alone: it reads neither m nor its store, so it needs no lock of its own.
+cl_int uploadInitial(const InitialUpload &u);
+// Records where the content now is: on the device when `err` (uploadInitial's) is
+// CL_SUCCESS, else in a host home as when no device was chosen. Failing that, m's store
+// is gone and the error is returned.
+cl_int initialLanded(_cl_mem *m, const InitialUpload &u, cl_int err);
 // The root buffer whose store a (sub-)buffer or buffer-backed image shares.
 inline _cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
 // Whether host homes are pinned memory from a driver (TUTTI_PINNED).

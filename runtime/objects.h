@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interval_set.h"
+#include "real_event.h"
 
 extern "C" CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *,
                                                                   cl_uint *);
@@ -106,7 +107,7 @@ struct BufferStore {
   IntervalSet hostValid;
   std::vector<IntervalSet> devValid;        // per backing device (context slot)
   std::vector<cl_mem> devBuf;               // real buffer per device, created on demand
-  struct Fill { Range r; cl_event ev; };    // device->host copies still in flight
+  struct Fill { Range r; RealEvent ev; };   // device->host copies still in flight
   std::vector<Fill> pendingFills;
   // Real sub-buffers in creation order, released newest first (memory.cpp says why).
   struct RealSub { cl_mem mem; bool dead; };

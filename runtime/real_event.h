@@ -43,10 +43,11 @@ class RealEvent {
     reset();
     return &e_;
   }
-  // A new reference for someone else (an out-parameter the app or a caller owns).
-  cl_int retainInto(cl_event *to) const {
-    *to = e_;
-    return icd(e_).clRetainEvent(e_);
+  // A second owner of the same event (a list of copies in flight and a command waiting
+  // for one of them each release theirs).
+  RealEvent share() const {
+    if (e_) icd(e_).clRetainEvent(e_);
+    return RealEvent(e_);
   }
   cl_int wait() const { return icd(e_).clWaitForEvents(1, &e_); }
 

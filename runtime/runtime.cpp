@@ -444,9 +444,9 @@ void Runtime::waitOutside(Command *cmd) {
   // Only where every copy's device allows it (BackingDevice::callsOutsideLock).
   _cl_context *ctx = cmd->q->ctx;
   bool allowed = true;
-  for (cl_event e : cmd->staging) {
+  for (const RealEvent &e : cmd->staging) {
     cl_command_queue q = nullptr;
-    icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
+    icd(e.get()).clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
     for (const DeviceSlot &d : ctx->slots)
       if (d.queue == q && !d.dev->callsOutsideLock) allowed = false;
   }
@@ -458,20 +458,20 @@ void Runtime::waitOutside(Command *cmd) {
     issue(cmd);
     return;
   }
-  auto copies = std::make_shared<std::vector<cl_event>>(cmd->staging);
-  for (cl_event e : *copies) icd(e).clRetainEvent(e);
+  auto copies = std::make_shared<std::vector<RealEvent>>();
+  for (const RealEvent &e : cmd->staging) copies->push_back(e.share());
   // The copies' queues: what was issued there before them is done once they are.
   std::vector<std::pair<int, uint64_t>> before;
-  for (cl_event e : *copies) {
+  for (const RealEvent &e : *copies) {
     cl_command_queue q = nullptr;
-    icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
+    icd(e.get()).clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
     for (size_t s = 0; s < ctx->slots.size(); ++s)
       if (ctx->slots[s].queue == q) before.push_back({int(s), ctx->slots[s].issueOrder});
   }
   retain(cmd->ev);
   afterUnlock([this, ev = cmd->ev, copies, before] {
     waitEach(*copies);
-    for (cl_event e : *copies) icd(e).clReleaseEvent(e);
+    copies->clear();  // before taking the lock, not when the job is dropped
     ApiLock lock;
     mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);

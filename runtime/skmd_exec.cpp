@@ -17,6 +17,7 @@
 #include "skmd.h"
 #include "skmd_launch.h"
 #include "trace.h"
+#include "transfer.h"
 
 namespace tutti {
 
@@ -115,11 +116,7 @@ cl_int launchPiece(Command *cmd, Piece &p) {
     if (err != CL_SUCCESS) break;
     (p.firstEv ? p.lastEv : p.firstEv) = std::move(e);
   }
-  if (err == CL_SUCCESS && !p.lastEv) {
-    cl_event first = nullptr;
-    p.firstEv.retainInto(&first);
-    p.lastEv.reset(first);
-  }
+  if (err == CL_SUCCESS && !p.lastEv) p.lastEv = p.firstEv.share();
   return err;
 }
 
@@ -158,16 +155,13 @@ cl_int runMerges(Command *cmd) {
       if (h.empty() || slot == st.alias) continue;
       DeviceSlot &ds = ctx->slots[slot];
       tmp.resize(h.size());
-      uint64_t t0 = nowNs();
-      cl_int err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, st.devBuf[slot], CL_TRUE, h.begin,
-                                                     h.size(), tmp.data(), 0, nullptr, nullptr);
+      cl_int err = readNow(ds, st.devBuf[slot], h.begin, h.size(), tmp.data(), Route::Driver,
+                           "partial result");
       if (err != CL_SUCCESS) {
         TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", ds.dev->label().c_str(),
                   clErrorName(err));
         return err;
       }
-      ds.dev->counters.record(Transfer::DeviceToHost, h.size());
-      traceSpan(ds.dev->index, "d2h", "partial result", t0, nowNs(), h.size());
       const unsigned char *init = m.initial.data() + (h.begin - m.r.begin);
       unsigned char *dst = home + h.begin;
       uint64_t t1 = nowNs();

@@ -163,7 +163,7 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
   return true;
 }
 
-bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_event *last,
+bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *last,
                       cl_int *err) {
   Staging *st = usable(s, n);
   if (!st) return false;
@@ -195,9 +195,9 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
   if (!done && e == CL_SUCCESS) return false;  // every region busy: the driver's path
   if (e == CL_SUCCESS && done < n)  // the rest straight from the app's memory, which it keeps
     e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, n - done, in + done, 0,
-                                          nullptr, last);
+                                          nullptr, last->out());
   else if (e == CL_SUCCESS)
-    e = prev->busy.retainInto(last);
+    *last = prev->busy.share();
   if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
   *err = e;
   if (e == CL_SUCCESS) {

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "real_event.h"
+
 struct _cl_context;
 
 namespace tutti {
@@ -27,7 +29,7 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
 // A non-blocking write: only regions that are free now are used, and what does not fit
 // goes straight from src (which the app keeps until *last completes). *last: the event
 // of the copy's final part, the slot's queue being in order.
-bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_event *last,
+bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *last,
                       cl_int *err);
 bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int *err);
 

@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "icd.h"
 #include "clock.h"
+#include "real_event.h"
 #include "settings.h"
 
 namespace tutti {
@@ -63,6 +64,7 @@ struct Pending {
   std::string category, name;
   uint64_t amount;
   int64_t offset;
+  RealEvent ev;  // kept until the callback has read its times
 };
 
 void CL_CALLBACK onTraced(cl_event e, cl_int, void *user) {
@@ -76,7 +78,6 @@ void CL_CALLBACK onTraced(cl_event e, cl_int, void *user) {
     traceSpan(p->device, p->category.c_str(), p->name.c_str(), uint64_t(int64_t(s) + off),
               uint64_t(int64_t(en) + off), p->amount);
   }
-  d.clReleaseEvent(e);
   delete p;
 }
 
@@ -112,15 +113,11 @@ void traceSpan(int device, const char *category, const char *name, uint64_t t0, 
   t.spans.push_back({device, category, name ? name : "", t0, t1, amount});
 }
 
-void traceRealEvent(cl_event e, int device, const char *category, const char *name,
+void traceRealEvent(const RealEvent &e, int device, const char *category, const char *name,
                     uint64_t amount, int64_t clockOffsetNs) {
   if (!tracing() || !e) return;
-  icd(e).clRetainEvent(e);
-  auto *p = new Pending{device, category, name ? name : "", amount, clockOffsetNs};
-  if (icd(e).clSetEventCallback(e, CL_COMPLETE, onTraced, p) != CL_SUCCESS) {
-    icd(e).clReleaseEvent(e);
-    delete p;
-  }
+  auto *p = new Pending{device, category, name ? name : "", amount, clockOffsetNs, e.share()};
+  if (icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onTraced, p) != CL_SUCCESS) delete p;
 }
 
 }  // namespace tutti

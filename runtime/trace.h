@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "real_event.h"
+
 namespace tutti {
 
 bool tracing();
@@ -16,7 +18,7 @@ void traceSpan(int device, const char *category, const char *name, uint64_t t0, 
                uint64_t amount);
 // Records a real command's span when it completes, mapped to host time with the
 // device's clock offset as estimated now (INT64_MIN: estimate it at completion).
-void traceRealEvent(cl_event e, int device, const char *category, const char *name,
+void traceRealEvent(const RealEvent &e, int device, const char *category, const char *name,
                     uint64_t amount, int64_t clockOffsetNs);
 
 }  // namespace tutti

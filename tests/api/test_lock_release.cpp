@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -61,6 +62,59 @@ class LockRelease : public ClTest {
     cl_program prog = clCreateProgramWithSource(c, 1, &s, nullptr, &err);
     EXPECT_CL_OK(err);
     return prog;
+  }
+
+  // The spin kernel over n ints of a new buffer *x, on `queue`: hundreds of ms on PoCL, so
+  // that a blocking call queued behind it waits long enough to show a stall.
+  cl_kernel longKernel(size_t n, cl_mem *x) {
+    cl_kernel spin = commonKernel("spin");
+    std::vector<int> init(n, 1);
+    *x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+    int iters = 400000;
+    EXPECT_CL_OK(clSetKernelArg(spin, 0, sizeof *x, x));
+    EXPECT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
+    return spin;
+  }
+
+  // What a stall test saw (times in ms since its start).
+  struct Stall {
+    cl_int aErr = CL_SUCCESS;
+    double aStart = 0, aEnd = 0;  // the part of A's work that blocks
+    double worst = 0, first50 = 0;  // B: its longest round, and when 50 were done
+    bool bFailed = false;
+  };
+  // Thread A runs `work` (it returns A's error and may move *start to where the part
+  // that blocks begins); thread B, on a context and queue of its own, makes small round
+  // trips (fillAndReadBack) until A is done, at least 50, each timed so that it can be
+  // compared with A's wait.
+  Stall runBeside(const std::function<cl_int(Clock::time_point t0, double *start)> &work) {
+    Stall s;
+    const size_t kBytes = 4096;
+    cl_context cB = makeContext();
+    cl_command_queue qB = makeQueue(0, cB);
+    cl_mem bufB = makeBuffer(kBytes, CL_MEM_READ_WRITE, nullptr, cB);
+    if (HasFailure()) return s;
+    Clock::time_point t0 = Clock::now();
+    std::atomic<bool> aDone{false};
+    std::thread a([&] {
+      s.aStart = msSince(t0);
+      s.aErr = work(t0, &s.aStart);
+      s.aEnd = msSince(t0);
+      aDone = true;
+    });
+    std::thread b([&] {
+      std::vector<unsigned char> back(kBytes);
+      for (int r = 0; (r < 50 || !aDone) && !s.bFailed && r < 100000; ++r) {
+        double c0 = msSince(t0);
+        if (!fillAndReadBack(qB, bufB, kBytes, static_cast<unsigned char>(r), back)) s.bFailed = true;
+        s.worst = std::max(s.worst, msSince(t0) - c0);
+        if (r == 49) s.first50 = msSince(t0);
+        if (r >= 50) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+    a.join();
+    b.join();
+    return s;
   }
 };
 
@@ -193,54 +247,72 @@ TEST_F(LockRelease, ReleaseWhileBuilding) {
 // lock on purpose (BackingDevice::callsOutsideLock), so this test is not run placed there.
 TEST_F(LockRelease, BlockingReadDoesNotStallOtherThreadsEnqueues) {
   TUTTI_ONLY();
-  cl_kernel spin = commonKernel("spin");
   const size_t n = 4096;
-  std::vector<int> init(n, 1), out(n, 0);
-  cl_mem x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
-  int iters = 400000;
-  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
-  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
-  cl_context cB = makeContext();
-  cl_command_queue qB = makeQueue(0, cB);
-  const size_t kBytes = 4096;
-  cl_mem bufB = makeBuffer(kBytes, CL_MEM_READ_WRITE, nullptr, cB);
-  ASSERT_FALSE(HasFatalFailure());
-
-  Clock::time_point t0 = Clock::now();
-  std::atomic<bool> aDone{false};
-  double aStart = 0, aEnd = 0, worst = 0, bDone = 0;
-  cl_int aErr = CL_SUCCESS;
-  bool bFailed = false;
-  std::thread a([&] {
-    aStart = msSince(t0);
-    aErr = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
-    if (aErr == CL_SUCCESS)
-      aErr = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
-    aEnd = msSince(t0);
-    aDone = true;
+  std::vector<int> out(n, 0);
+  cl_mem x = nullptr;
+  cl_kernel spin = longKernel(n, &x);
+  ASSERT_FALSE(HasFailure());
+  Stall s = runBeside([&](Clock::time_point, double *) {
+    cl_int err = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+    if (err == CL_SUCCESS)
+      err = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
+    return err;
   });
-  std::thread b([&] {
-    std::vector<unsigned char> back(kBytes);
-    // Rounds until A is done (at least 50), so each one can be compared with A's wait.
-    for (int r = 0; (r < 50 || !aDone) && !bFailed && r < 100000; ++r) {
-      double c0 = msSince(t0);
-      if (!fillAndReadBack(qB, bufB, kBytes, static_cast<unsigned char>(r), back)) bFailed = true;
-      worst = std::max(worst, msSince(t0) - c0);
-      if (r == 49) bDone = msSince(t0);
-      if (r >= 50) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-  });
-  a.join();
-  b.join();
-  ASSERT_CL_OK(aErr);
-  ASSERT_FALSE(bFailed) << "B's fill/read round trips went wrong";
-  double aTime = aEnd - aStart;
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(s.aErr);
+  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
+  double aTime = s.aEnd - s.aStart;
   printf("[ lock    ] A kernel + blocking read %.0f ms; B's first 50 rounds done at %.0f ms, worst "
-         "round %.1f ms\n", aTime, bDone, worst);
+         "round %.1f ms\n", aTime, s.first50, s.worst);
   ASSERT_GT(aTime, 300.0) << "the kernel ran too briefly to show a stall; make it longer";
-  EXPECT_LT(bDone, aEnd) << "B's small commands did not finish while A's read waited";
-  EXPECT_LT(worst, aTime / 5) << "one of B's rounds waited for A's blocking read";
+  EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A's read waited";
+  EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's blocking read";
   // The read waited for the kernel: each int went through the kernel's recurrence.
   EXPECT_NE(out[0], 1);
   EXPECT_EQ(out[0], out[n - 1]);
+}
+
+// Thread A creates a large buffer with CL_MEM_COPY_HOST_PTR while a long kernel runs on
+// the device its content goes to: the blocking upload waits for the kernel on that
+// device's in-order queue. Thread B, on its own context, enqueues and finishes small
+// commands meanwhile. The upload used to run inside the API lock, and every call of B
+// waited with it. The content goes straight to a device only where that device does not
+// share the home (TUTTI_ZERO_COPY=0), and the upload leaves the lock only on PoCL's
+// pthread device (BackingDevice::callsOutsideLock): ctest tutti_api_lock_release_upload
+// runs this placed there.
+TEST_F(LockRelease, CopyHostPtrUploadDoesNotStallOtherThreadsEnqueues) {
+  TUTTI_ONLY();
+  if (getEnv("TUTTI_PLACEMENT") != "device:1" || getEnv("TUTTI_ZERO_COPY") != "0")
+    GTEST_SKIP() << "needs the upload on the pthread device (ctest tutti_api_lock_release_upload)";
+  const size_t n = 4096;
+  cl_mem x = nullptr;
+  cl_kernel spin = longKernel(n, &x);
+  // Above TUTTI_DIRECT_MIN (1 MiB by default): the content goes to the device, not a home.
+  const size_t kBig = 16u << 20;
+  std::vector<unsigned char> big(kBig, 7);
+  ASSERT_FALSE(HasFailure());
+  cl_mem y = nullptr;
+  Stall s = runBeside([&](Clock::time_point t0, double *start) {
+    cl_int err = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+    *start = msSince(t0);  // timed: clCreateBuffer alone
+    if (err == CL_SUCCESS)
+      y = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBig, big.data(), &err);
+    return err;
+  });
+  if (y) track(y);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(s.aErr);
+  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
+  double aTime = s.aEnd - s.aStart;
+  printf("[ lock    ] A clCreateBuffer(COPY_HOST_PTR, %zu MiB) behind a kernel %.0f ms; B's first "
+         "50 rounds done at %.0f ms, worst round %.1f ms\n", kBig >> 20, aTime, s.first50, s.worst);
+  ASSERT_GT(aTime, 300.0) << "the upload did not wait long enough to show a stall; make the kernel longer";
+  EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A's upload waited";
+  EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's upload";
+  // The content arrived: its last bytes read back as they were given.
+  const size_t kTail = 4096;
+  std::vector<unsigned char> tail(kTail, 0);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, y, CL_TRUE, kBig - kTail, kTail, tail.data(), 0, nullptr,
+                                   nullptr));
+  EXPECT_EQ(tail, std::vector<unsigned char>(kTail, 7));
 }

@@ -1,0 +1,39 @@
+// transfer.h - one call per kind of buffer transfer on a backing device.
+//
+// Every write, read, device copy and fill of a real buffer goes through here: the unit
+// picks pinned staging or the driver's own path, counts the transfer (TUTTI_STATS) and
+// puts it on the TUTTI_TRACE timeline, so that callers say only what moves and what a
+// failure means to them (they log it; these return the driver's error).
+#pragma once
+#include <CL/cl.h>
+
+#include <cstddef>
+
+#include "real_event.h"
+
+namespace tutti {
+
+struct DeviceSlot;
+
+// Driver: the copy must not be staged. A caller that decided at issue time that staging
+// was not wanted keeps that decision (staging memory may become ready meanwhile), and a
+// staged copy completes before it returns, so it would wait for work queued before it.
+enum class Route { StagedIfWanted, Driver };
+
+// Blocking: they return once the bytes have arrived. `span`: the trace name of a copy
+// the driver makes (a staged one names its own).
+cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span);
+cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
+               const char *span);
+
+// Queued on the slot's in-order queue: *done (when not null) gets the event of the
+// transfer's last part. The app's memory must stay until that completes.
+cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, Route route,
+                   RealEvent *done);
+cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done);
+cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,
+                  RealEvent *done);
+cl_int fillQueued(DeviceSlot &ds, cl_mem b, const void *pattern, size_t patternSize, size_t off,
+                  size_t n, RealEvent *done);
+
+}  // namespace tutti
