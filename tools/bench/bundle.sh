@@ -75,6 +75,8 @@ else
   echo "bundle: libtutti.so not built; the bundle runs the apps natively only" >&2
 fi
 
+mk=$(find "$build" -name tutti-mkmd -type f -perm -u+x -not -path '*/CMakeFiles/*' -print -quit 2>/dev/null || true)
+[ -n "$mk" ] && cp "$mk" "$root/bin/tutti-mkmd"
 prof=$(find "$build" -name tutti-profile -type f -perm -u+x -not -path '*/CMakeFiles/*' -print -quit 2>/dev/null || true)
 if [ -n "$prof" ]; then
   cp "$prof" "$root/bin/tutti-profile"
@@ -94,9 +96,9 @@ cp "$here/overhead.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \
   "$here/cpu_spread.py" \
-  "$here/profile_params.tsv" "$root/bench/"
+  "$here/profile_params.tsv" "$here/mkmd_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
-cp "$here/accuracy.sh" "$here/fig310.sh" "$here/cpu_spread.sh" "$root/"
+cp "$here/accuracy.sh" "$here/fig310.sh" "$here/cpu_spread.sh" "$here/mkmd_record.sh" "$here/mkmd_predict.sh" "$root/"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {

@@ -37,7 +37,7 @@ table_apps() {
 }
 
 # profile_runs APP SIZES: one line "TAG<tab>ARGS" per profiling run.  SIZES "table": the
-# two argument lists of the app's row in profile_params.tsv (tags p1, p2; tiny,small
+# two argument lists of the app's row in profile_params.tsv (or $params_file in its folder) (tags p1, p2; tiny,small
 # without a row), else a comma list of --size presets (tag = the preset).
 profile_runs() {
   local app=$1 sizes=$2 s x
@@ -45,7 +45,7 @@ profile_runs() {
     awk -F'\t' -v a="$app" '!/^#/ && $1 == a && NF >= 3 {
       printf "p1\t--size thesis %s\np2\t--size thesis %s\n", $2, $3; found = 1; exit }
       END { if (!found) printf "tiny\t--size tiny\nsmall\t--size small\n" }' \
-      "$pydir/profile_params.tsv"
+      "$pydir/${params_file:-profile_params.tsv}"
     return
   fi
   IFS=, read -ra s <<< "$sizes"
