@@ -163,15 +163,16 @@ Schedule inOrder(const Graph &g, const std::vector<Device> &devs, int device) {
   return s;
 }
 
-Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options &opt) {
-  const size_t n = g.kernels.size(), nd = devs.size();
-  if (!nd) return {};
-  const auto preds = predecessors(g);
-  const auto rank = upwardRank(g, devs);
+namespace {
 
-  // Coarse: the ready kernel of highest rank goes where it finishes first (Eq. 5.5-5.10).
+// Coarse list scheduling: the ready kernel of highest rank goes where it finishes first
+// (Eq. 5.5-5.10), or to `forced` for every kernel. Fills dev (per kernel) and returns the
+// schedule.
+Schedule coarseSchedule(const Graph &g, const std::vector<Device> &devs, const std::vector<std::vector<int>> &preds,
+                        const std::vector<double> &rank, int forced, std::vector<int> &dev) {
+  const size_t n = g.kernels.size(), nd = devs.size();
   State S(g, devs);
-  std::vector<int> dev(n, 0);
+  dev.assign(n, forced < 0 ? 0 : forced);
   std::vector<bool> done(n, false);
   for (size_t step = 0; step < n; ++step) {
     int k = -1;
@@ -181,7 +182,7 @@ Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options
       if (ready && (k < 0 || rank[i] > rank[size_t(k)])) k = int(i);
     }
     double bestEnd = 0;
-    for (size_t d = 0; d < nd; ++d) {
+    for (size_t d = 0; forced < 0 && d < nd; ++d) {
       size_t m = S.mark();
       double e = S.place(k, whole(g, nd, k, int(d)), int(d), preds[size_t(k)]).end;
       S.rollback(m);
@@ -191,7 +192,27 @@ Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options
     done[size_t(k)] = true;
   }
   S.sink();
-  Schedule coarse = S.result();
+  return S.result();
+}
+
+}  // namespace
+
+Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options &opt) {
+  const size_t n = g.kernels.size(), nd = devs.size();
+  if (!nd) return {};
+  const auto preds = predecessors(g);
+  const auto rank = upwardRank(g, devs);
+
+  // Coarse: HEFT's greedy choice, and every kernel on one device. Earliest-finish choices
+  // can strand data: a chain of small kernels that each start sooner on the CPU (no copy
+  // in) then runs there at CPU speed (BiCGSTAB recorded on the H100 machine: 5x slower
+  // than all on one GPU). The best of them is refined.
+  std::vector<int> dev, cand;
+  Schedule coarse = coarseSchedule(g, devs, preds, rank, -1, dev);
+  for (size_t d = 0; d < nd && nd > 1; ++d) {
+    Schedule one = coarseSchedule(g, devs, preds, rank, int(d), cand);
+    if (one.makespan < coarse.makespan) coarse = one, dev = cand;
+  }
   if (!opt.partition) return coarse;
 
   // Fine (Algorithm 3): in coarse start order, each kernel is split into the idle time of

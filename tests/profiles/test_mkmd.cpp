@@ -161,6 +161,23 @@ TEST(Mkmd, TransferBoundKernelStaysWhole) {
   EXPECT_EQ(m.deviceOf[1], m.deviceOf[0]);
 }
 
+TEST(Mkmd, NeverWorseThanOneDeviceWhenGreedyChoicesStrandData) {
+  // An iterative solver's chain: each step reads a 64 MiB matrix the host holds. The first
+  // step finishes sooner on the CPU (no copy), and then every step does, one by one, at
+  // CPU speed: 20 x 0.5 ms, where the GPU takes the copy once and 20 x 20 us.
+  Graph g;
+  g.buffers = {buffer("A", 64 << 20, true, false), buffer("x", 16384, true, true)};
+  for (int i = 0; i < 20; ++i) {
+    g.kernels.push_back(kernel("step" + std::to_string(i), 64, {0, 1}, {1}, linear({0.5e-3 / 64, 20e-6 / 64}, 0)));
+    g.kernels.back().splittable = false;
+  }
+  std::vector<Device> devs = {cpu(), gpu("gpu", 0, 50)};
+  Schedule m = schedule(g, devs);
+  checkInvariants(m, g, devs);
+  EXPECT_LE(m.makespan, inOrder(g, devs, 1).makespan);  // HEFT alone: 10 ms against 1.7
+  EXPECT_EQ(m.deviceOf.back(), 1);
+}
+
 TEST(Mkmd, MergedOutputsPayTheirMergeCost) {
   Graph g;
   g.buffers = {buffer("hist", 1 << 16, false, true)};
