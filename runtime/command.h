@@ -61,6 +61,7 @@ struct Command {
   cl_int deferredStatus = CL_SUCCESS;
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
+  std::vector<uint64_t> forcedGroups;  // TUTTI_MODE=mkmd: work-groups per slot its schedule gave
 };
 
 inline DeviceSlot &slotOf(const Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }

@@ -11,6 +11,7 @@
 #include "inbox.h"
 #include "issue.h"
 #include "lifetime.h"
+#include "mkmd_plan.h"
 #include "mkmd_record.h"
 #include "plan.h"
 #include "log.h"
@@ -294,12 +295,15 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
             cmd->deps.size(), cmd->unmetDeps);
-  if (!settings().batch) flush(q);
+  // MKMD holds commands for its graph until the app flushes, finishes or waits.
+  const Settings &st = settings();
+  if (st.mode == KernelMode::Mkmd ? q->held.size() >= std::max<uint64_t>(st.mkmd_window, 1) : !st.batch) flush(q);
 }
 
 void Runtime::flush(_cl_command_queue *q) {
   mu.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
+  if (settings().mode == KernelMode::Mkmd && !q->held.empty()) mkmdScheduleHeld(q->held);
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
   // lists the command), and moving a std::deque out allocates a new one each time.
   for (Command *c : q->held) {

@@ -531,7 +531,7 @@ namespace {
 // Every measured run of a kernel (measured.h): how far off its profiled model was, and a
 // sample for the profile database.
 void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
-  if (settings().mode != KernelMode::Skmd) return;
+  if (settings().mode == KernelMode::Whole) return;
   std::string id = kernelIdentity(cmd->kernel);
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;

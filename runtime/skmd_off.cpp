@@ -2,6 +2,7 @@
 #include "log.h"
 #include "profile_mode.h"
 #include "settings.h"
+#include "mkmd_plan.h"
 #include "mkmd_record.h"
 #include "skmd.h"
 #include "skmd_exec.h"
@@ -35,5 +36,8 @@ uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }
 // Without the compiler there is no access analysis to record.
 void mkmdRecord(Command *) {}
+// Nor a graph to schedule: TUTTI_MODE=mkmd runs as whole mode with held commands.
+void mkmdScheduleHeld(const std::deque<Command *> &) {}
+MkmdCounters mkmdCounters() { return {}; }
 
 }  // namespace tutti

@@ -87,7 +87,18 @@ bool skmdPlan(Command *cmd) {
     if (ai.written && ai.atomic) return whole(k, "a buffer is both stored to and updated atomically"), false;
   }
 
-  Decision dec = decideSplit(cmd, *L->info, nd, L->scalars, usable);
+  Decision dec;
+  if (cmd->forcedGroups.size() == nslots) {
+    // MKMD's schedule decided; a share on a device without the variant cannot run.
+    for (size_t s = 0; s < nslots; ++s)
+      if (cmd->forcedGroups[s] && std::find(usable.begin(), usable.end(), int(s)) == usable.end()) return false;
+    uint64_t sum = 0;
+    for (uint64_t g : cmd->forcedGroups) sum += g;
+    if (sum != total) return false;
+    dec.groups = cmd->forcedGroups;
+  } else {
+    dec = decideSplit(cmd, *L->info, nd, L->scalars, usable);
+  }
   if (dec.groups.size() != nslots) return false;
   uint64_t first = 0;
   int parts = 0, only = -1;

@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "log.h"
+#include "mkmd_plan.h"
 #include "settings.h"
 #include "skmd.h"
 #include "skmd_exec.h"
@@ -23,11 +24,16 @@ std::string statsReport() {
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
       << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes << "\n";
   }
-  if (settings().mode == KernelMode::Skmd) o << "TUTTI split_launches=" << skmdSplitLaunches()
+  if (settings().mode != KernelMode::Whole) o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
                                     << " probes=" << skmdProbes()
                                     << " kept_decisions=" << skmdKeptDecisions() << "\n";
+  if (settings().mode == KernelMode::Mkmd) {
+    MkmdCounters m = mkmdCounters();
+    o << "TUTTI mkmd_graphs=" << m.graphs << " mkmd_kernels=" << m.kernels << " mkmd_split=" << m.split
+      << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs << "\n";
+  }
   return o.str();
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# TUTTI_MKMD_RECORD on a Table 5.3 app over two PoCL devices: profile it, record its graph
+# TUTTI_MKMD_RECORD and TUTTI_MODE=mkmd on a Table 5.3 app over two PoCL devices: profile it, record its graph
 # under TUTTI_MODE=skmd, then schedule the recording with tutti-mkmd, as recorded and on a
 # device set that is not here (two of the pthread device).
 set -euo pipefail
@@ -22,6 +22,10 @@ grep -q '^kernel matmul\.0 groups=[0-9]* reads=buf0_[0-9]*\*,buf1_[0-9]* writes=
 grep -q 'time=cpu0:[0-9.e+-]*+[0-9.e+-]*,cpu1:' "$g" || { cat "$g"; exit 1; }
 host=$(sed -n 's/^device \([a-z0-9]*\) host.*/\1/p' "$g")
 [ -n "$host" ] || { echo "no host (zero-copy) device recorded"; cat "$g"; exit 1; }
+# TUTTI_MODE=mkmd runs the same graph: one schedule of all 17 kernels at the final read.
+LD_PRELOAD=$lib TUTTI_MODE=mkmd TUTTI_STATS=1 "$app" --size tiny > "$w/mkmd.log" 2>&1 || { cat "$w/mkmd.log"; exit 1; }
+grep -q 'status=PASS' "$w/mkmd.log" || { cat "$w/mkmd.log"; exit 1; }
+grep -q 'TUTTI mkmd_graphs=1 mkmd_kernels=17 ' "$w/mkmd.log" || { cat "$w/mkmd.log"; exit 1; }
 "$tool" "$g" --json "$w/here.json" --repeat 3 > "$w/here.txt"
 "$tool" "$g" --devices "$host,$host" --json "$w/two.json" --repeat 3 > "$w/two.txt"
 python3 - "$w" <<'PY'

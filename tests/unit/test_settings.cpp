@@ -66,7 +66,7 @@ TEST(Settings, EnumChoicesAreTheEnumeratorsInLowerCase) {
   EXPECT_EQ(choices["TUTTI_DEVICE_TYPE"], "gpu|cpu|accelerator");
   EXPECT_EQ(choices["TUTTI_LOG"], "error|warn|info|debug");
   EXPECT_EQ(choices["TUTTI_STAGING"], "auto|on|off");
-  EXPECT_EQ(choices["TUTTI_MODE"], "whole|skmd");
+  EXPECT_EQ(choices["TUTTI_MODE"], "whole|skmd|mkmd");
   EXPECT_EQ(choices["TUTTI_PLACEMENT"], "auto|roundrobin|device:N");
 }
 

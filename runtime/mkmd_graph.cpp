@@ -1,0 +1,132 @@
+// mkmd_graph.cpp - the app's commands as MKMD's kernel graph (TUTTI_MKMD_RECORD, TUTTI_MODE=mkmd).
+#include "mkmd_graph.h"
+
+#include "backend.h"
+#include "memory.h"
+#include "profile_store.h"
+#include "settings.h"
+#include "skmd.h"
+#include "skmd_decide.h"
+
+namespace tutti {
+
+namespace mk = profiles::mkmd;
+namespace cc = compiler;
+
+namespace {
+
+// Kernel names go into a line of space- and comma-separated items.
+std::string sanitized(std::string s) {
+  for (char &c : s)
+    if (c == ' ' || c == ',' || c == '=' || c == '#' || c == ':' || c == '*') c = '_';
+  return s;
+}
+
+// The compiler's view of the launch where the program has it (TUTTI_MODE=skmd or mkmd).
+bool launchModelOf(Command *cmd, cc::NDRange &nd, cc::ScalarArgs &scalars, LaunchModel &lm, bool &splittable) {
+  _cl_kernel *k = cmd->kernel;
+  SkmdProgram *sp = settings().mode != KernelMode::Whole ? skmdProgram(k->program) : nullptr;
+  if (!sp || !sp->ok) return false;
+  const cc::KernelInfo *info = nullptr;
+  std::vector<int> usable;
+  for (size_t s = 0; s < cmd->q->ctx->slots.size(); ++s)
+    if (const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name)) {
+      if (!info) info = ki;
+      usable.push_back(int(s));
+    }
+  if (!info) return false;
+  auto lim = sp->groupLimit.find(k->name);
+  if (!skmdLaunchShape(cmd, lim == sp->groupLimit.end() ? SIZE_MAX : lim->second, nd, scalars)) return false;
+  modelLaunch(cmd, *info, nd, scalars, usable, lm);
+  splittable = info->partitionable;
+  return true;
+}
+
+}  // namespace
+
+void MkmdGraphBuilder::devices(_cl_context *ctx) {
+  if (!file.models.empty()) return;
+  int zc = zeroCopySlot(ctx);
+  for (size_t s = 0; s < ctx->slots.size(); ++s) {
+    const BackingDevice *d = ctx->slots[s].dev;
+    mk::Device m;
+    // Short names, for tutti-mkmd --devices; the comment above them says which device.
+    m.name = std::string(d->isGpu() ? "gpu" : (d->type & CL_DEVICE_TYPE_CPU) ? "cpu" : "dev") + std::to_string(s);
+    labels.push_back(d->label());
+    m.host = int(s) == zc;
+    m.link = int(s);
+    // The staged (pinned) rates are what Tutti's copies run at.
+    const profiles::TransferModel &tm = storedTransferModel(deviceIdentity(d));
+    const profiles::TransferFit &in = tm.get(profiles::Direction::H2D, true);
+    const profiles::TransferFit &out = tm.get(profiles::Direction::D2H, true);
+    m.h2dBandwidth = in.bandwidth;
+    m.d2hBandwidth = out.bandwidth;
+    m.latency = in.latency;
+    file.models.push_back(m);
+  }
+}
+
+int MkmdGraphBuilder::bufferOf(_cl_mem *m) {
+  _cl_mem *root = rootOf(m);
+  auto it = buffers_.find(root);
+  if (it != buffers_.end()) return it->second;
+  mk::Buffer b;
+  b.name = "buf" + std::to_string(buffers_.size()) + "_" + std::to_string(root->size);
+  b.bytes = root->size;
+  b.fromHost = root->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
+  file.graph.buffers.push_back(b);
+  return buffers_[root] = int(file.graph.buffers.size() - 1);
+}
+
+void MkmdGraphBuilder::add(Command *cmd) {
+  devices(cmd->q->ctx);
+  switch (cmd->kind) {
+    case CmdKind::Kernel: break;
+    case CmdKind::Write: case CmdKind::WriteRect:
+      file.graph.buffers[size_t(bufferOf(cmd->dst))].fromHost = true;
+      return;
+    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::Map:
+      if (cmd->src && !cmd->src->isImage()) file.graph.buffers[size_t(bufferOf(cmd->src))].toHost = true;
+      return;
+    default: return;
+  }
+  const size_t nslots = cmd->q->ctx->slots.size();
+  mk::Kernel node;
+  node.name = sanitized(cmd->kernel->name) + "." + std::to_string(launches_[cmd->kernel->name]++);
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  LaunchModel lm;
+  bool splittable = false;
+  bool known = launchModelOf(cmd, nd, scalars, lm, splittable);
+  node.groups = known ? nd.totalGroups() : 1;
+  node.splittable = known && splittable;
+  for (size_t i = 0; i < cmd->args.size(); ++i) {
+    const ArgValue &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
+    int b = bufferOf(a.mem);
+    // Without the analysis every buffer is read and written: the graph stays correct.
+    bool read = !known || i >= lm.args.size() || lm.args[i].read;
+    bool written = !known || i >= lm.args.size() || lm.args[i].written;
+    if (read) {
+      node.reads.push_back(b);
+      node.partialRead.push_back(known && i < lm.args.size() && lm.args[i].partial);
+    }
+    if (written) node.writes.push_back(b);
+    if (known && i < lm.args.size() && lm.args[i].merged) {
+      node.mergeOutputs = true;
+      // Merges run at host memory speed over the buffer (skmd_exec's diff merge).
+      node.mergeSecondsPerDevice += double(rootOf(a.mem)->size) / 4e9;
+    }
+  }
+  std::vector<mk::GraphFile::Linear> t(nslots);
+  std::vector<bool> have(nslots, false);
+  for (size_t s = 0; known && s < nslots && s < lm.known.size(); ++s)
+    if (lm.known[s]) t[s] = {lm.fixedSeconds[s], lm.perGroupSeconds[s]}, have[s] = true;
+  kernels.push_back(cmd);
+  analysed.push_back(known);
+  file.graph.kernels.push_back(node);
+  file.kernelTime.push_back(t);
+  file.timeKnown.push_back(have);
+}
+
+}  // namespace tutti

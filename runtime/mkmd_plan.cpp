@@ -1,0 +1,77 @@
+// mkmd_plan.cpp - TUTTI_MODE=mkmd: held commands become a kernel graph, MKMD schedules it
+// (profiles/ mkmd: coarse list scheduling, then splits into idle slots), and each kernel
+// command carries its share of work-groups per device into planning.
+#include "mkmd_plan.h"
+
+#include <chrono>
+
+#include "clock.h"
+#include "log.h"
+#include "mkmd_graph.h"
+#include "trace.h"
+
+namespace tutti {
+
+namespace mk = profiles::mkmd;
+
+namespace {
+
+MkmdCounters g_counters;  // under the API lock, like the commands it counts
+
+// A device with no prediction for a kernel must not get it: a time no schedule picks.
+constexpr double kUnknownSeconds = 1e3;
+
+}  // namespace
+
+void mkmdScheduleHeld(const std::deque<Command *> &held) {
+  MkmdGraphBuilder b;
+  bool any = false;
+  for (Command *c : held) {
+    b.add(c);
+    any |= c->kind == CmdKind::Kernel;
+  }
+  if (!any) return;
+  uint64_t t0 = nowNs();
+  auto &file = b.file;
+  const size_t nd = file.models.size();
+  for (size_t k = 0; k < file.graph.kernels.size(); ++k) {
+    bool anyTime = false;
+    for (size_t d = 0; d < nd; ++d) anyTime |= file.timeKnown[k][d];
+    for (size_t d = 0; d < nd; ++d) {
+      if (file.timeKnown[k][d]) continue;
+      // Nothing known anywhere: a placeholder that takes no time, placed as in whole mode.
+      file.kernelTime[k][d] = {anyTime ? kUnknownSeconds : 0, 0};
+      file.timeKnown[k][d] = true;
+    }
+  }
+  mk::Graph g;
+  std::vector<mk::Device> devs;
+  std::string err;
+  if (!mk::instantiate(file, {}, g, devs, err)) {
+    TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
+    return;
+  }
+  mk::Schedule s = mk::schedule(g, devs);
+  std::vector<std::vector<uint64_t>> groups(g.kernels.size(), std::vector<uint64_t>(nd, 0));
+  for (const mk::Task &t : s.tasks)
+    if (t.kind == mk::Task::Compute) groups[size_t(t.kernel)][size_t(t.device)] += t.groups;
+  int split = 0;
+  for (size_t k = 0; k < g.kernels.size(); ++k) {
+    if (!b.analysed[k]) continue;
+    b.kernels[k]->forcedGroups = groups[k];
+    split += std::count_if(groups[k].begin(), groups[k].end(), [](uint64_t x) { return x > 0; }) > 1;
+  }
+  uint64_t t1 = nowNs();
+  ++g_counters.graphs;
+  g_counters.kernels += g.kernels.size();
+  g_counters.split += uint64_t(split);
+  g_counters.predictedMs += s.makespan * 1e3;
+  g_counters.scheduleUs += double(t1 - t0) / 1e3;
+  traceSpan(-1, "tutti", "mkmd schedule", t0, t1, g.kernels.size());
+  TUTTI_LOG(Info, "mkmd: %zu kernels scheduled in %.0f us, predicted makespan %.3f ms, %d split",
+            g.kernels.size(), double(t1 - t0) / 1e3, s.makespan * 1e3, split);
+}
+
+MkmdCounters mkmdCounters() { return g_counters; }
+
+}  // namespace tutti

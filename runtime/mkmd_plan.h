@@ -1,0 +1,24 @@
+// mkmd_plan.h - TUTTI_MODE=mkmd: the held commands scheduled as one kernel graph.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "command.h"
+
+namespace tutti {
+
+// Schedules the kernels among `held` (enqueue order) over the context's devices and sets
+// each one's forcedGroups; planning then carries the schedule out (plan.cpp). Kernels the
+// compiler could not analyse keep none and are placed as in whole mode.
+void mkmdScheduleHeld(const std::deque<Command *> &held);
+
+// TUTTI_STATS: graphs scheduled, their kernels, kernels split, and the sum of predicted
+// makespans (ms).
+struct MkmdCounters {
+  uint64_t graphs = 0, kernels = 0, split = 0;
+  double predictedMs = 0, scheduleUs = 0;
+};
+MkmdCounters mkmdCounters();
+
+}  // namespace tutti
