@@ -11,18 +11,25 @@
 #   --timeout S   seconds per app run (default 300)
 #   --budget S    start no new app after S seconds (the GPU machine allows 10 minutes a command)
 #   --size S      real run size (default thesis)
+#   --measure N   then run each app N times, interleaved: natively on --native-device, under
+#                 Tutti whole and under TUTTI_MODE=mkmd (same database); OUT_DIR/measure.md
+#                 has the medians and MKMD's predicted vs measured makespan
+#   --native-device I   the app's --device index for the native baseline (default 1: the
+#                 first GPU when PoCL's CPU comes first)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] && [ "${1#-}" = "$1" ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 out=$1; shift
 applist=mk_ABE,mk_BiCGSTAB,mk_TripleCommutator,mk_ReachabilityGramian,mk_Jacobi,mk_Lyapunov,kmeans,kmeans_ensemble
-timeout_s=300 budget=0 size=thesis
+timeout_s=300 budget=0 size=thesis measure=0 native=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
+    --measure) measure=$2; shift 2 ;;
+    --native-device) native=$2; shift 2 ;;
     *) echo "mkmd_record.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -48,5 +55,53 @@ for app in "${apps[@]}"; do
     echo "mkmd_record.sh: $app: the recording run failed (see $d/record.log)" >&2; rc=1; continue
   fi
   grep -h '^RESULT' "$d/record.log" || true
+  for ((i = 0; i < measure; i++)); do
+    for mode in native whole mkmd; do
+      case $mode in
+        native) cmd=(env "${clean[@]}" "$appsdir/$app" --size "$size" --device "$native") ;;
+        *) cmd=(env "${clean[@]}" TUTTI_MODE=$mode TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
+                LD_PRELOAD="$lib" "$appsdir/$app" --size "$size") ;;
+      esac
+      timeout "$timeout_s" "${cmd[@]}" > "$d/run.log" 2>&1
+      wall=$(sed -n 's/^RESULT.* wall_ms=\([0-9.]*\) status=PASS.*/\1/p' "$d/run.log")
+      pred=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_predicted_ms=\([0-9.e+-]*\) .*/\1/p' "$d/run.log")
+      split=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_split=\([0-9]*\) .*/\1/p' "$d/run.log")
+      [ -n "$wall" ] || { echo "mkmd_record.sh: $app $mode: no PASS (see $d/run.log)" >&2; rc=1; wall=nan; }
+      printf '%s\t%s\t%s\t%s\t%s\n' "$app" "$mode" "$wall" "${pred:--}" "${split:--}" >> "$out/measure.tsv"
+    done
+  done
 done
+if [ "$measure" -gt 0 ] && [ -f "$out/measure.tsv" ]; then
+  python3 - "$out" <<'PY'
+import collections, math, statistics, sys
+out = sys.argv[1]
+runs = collections.defaultdict(list)
+pred = collections.defaultdict(list)
+for line in open(f"{out}/measure.tsv"):
+    app, mode, wall, p, split = line.rstrip("\n").split("\t")
+    if wall != "nan":
+        runs[(app, mode)].append(float(wall))
+    if p != "-":
+        pred[app].append((float(p), int(split)))
+apps = sorted({a for a, _ in runs})
+lines = ["# MKMD measured (medians of wall ms, the app's own timer)", "",
+         "| app | native GPU in-order | Tutti whole | Tutti mkmd | mkmd vs native | mkmd vs whole | predicted ms | predicted/measured | split kernels |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+gn, gw = [], []
+for a in apps:
+    m = {k: statistics.median(runs[(a, k)]) for k in ("native", "whole", "mkmd") if runs[(a, k)]}
+    if len(m) < 3:
+        continue
+    p = statistics.median(x for x, _ in pred[a]) if pred[a] else float("nan")
+    s = pred[a][0][1] if pred[a] else 0
+    gn.append(m["native"] / m["mkmd"]); gw.append(m["whole"] / m["mkmd"])
+    lines.append(f"| {a} | {m['native']:.2f} | {m['whole']:.2f} | {m['mkmd']:.2f} | {gn[-1]:.2f}x | {gw[-1]:.2f}x | {p:.2f} | {p / m['mkmd']:.2f} | {s} |")
+g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+lines += ["", f"Geomean: mkmd vs native {g(gn):.2f}x, vs Tutti whole {g(gw):.2f}x over {len(gn)} apps.",
+          "Predicted: the MKMD schedule's makespan of the held graph(s); measured: the app's wall time,",
+          "which also covers buffer creation and the final read."]
+open(f"{out}/measure.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
+fi
 exit $rc

@@ -21,6 +21,8 @@ MODES = [
          "whole kernels, Tutti backed by the CPU device alone (interposition overhead vs native CPU)"),
     Mode("tutti-skmd-linear", {"TUTTI_MODE": "skmd", "TUTTI_PARTITION": "linear"},
          "SKMD with linear partitioning (proportional to throughput, transfers ignored)"),
+    Mode("tutti-mkmd", {"TUTTI_MODE": "mkmd"},
+         "MKMD: commands held until the app waits, the held kernels scheduled as one graph"),
     Mode("tutti-skmd-huge", {"TUTTI_MODE": "skmd", "TUTTI_HUGE_PAGES": "1"},
          "SKMD with homes on transparent huge pages (TUTTI_HUGE_PAGES=1)"),
 ]
