@@ -29,7 +29,7 @@ std::vector<uint64_t> whole(const Graph &g, size_t ndev, int k, int d) {
 // Algorithm 4: from all groups on `main`, move 1/steps of them at a time from the piece
 // that ends last to whichever other device ends the kernel earliest, while that helps.
 std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> &devs, int k, int main,
-                            const std::vector<int> &preds, int steps) {
+                            const std::vector<int> &preds, int steps, double minGain) {
   const Kernel &K = g.kernels[size_t(k)];
   std::vector<uint64_t> cur = whole(g, devs.size(), k, main);
   if (!K.splittable || K.groups < 2 || devs.size() < 2) return cur;
@@ -40,6 +40,8 @@ std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> 
     return p;
   };
   Placement at = trial(cur);
+  const std::vector<uint64_t> wholeGroups = cur;
+  const double wholeFinish = at.end, wholeTime = kernelSeconds(K, main);
   // Also from the split that balances every device's throughput: a merge or a copy is a
   // step cost that no single 1/steps move pays back, so climbing from whole alone stops.
   std::vector<double> rate(devs.size());
@@ -74,6 +76,8 @@ std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> 
     cur = bestGroups;
     at = best;
   }
+  // Not worth a split unless it saves enough of the kernel's own time.
+  if (cur != wholeGroups && wholeFinish - at.end < minGain * wholeTime) return wholeGroups;
   return cur;
 }
 
@@ -227,7 +231,7 @@ Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options
   for (size_t k = 0; k < n; ++k) F.reserve(dev[k], start[k], end[k]);
   for (int k : order) {
     F.unreserve(dev[size_t(k)], start[size_t(k)], end[size_t(k)]);
-    std::vector<uint64_t> groups = climb(F, g, devs, k, dev[size_t(k)], preds[size_t(k)], opt.steps);
+    std::vector<uint64_t> groups = climb(F, g, devs, k, dev[size_t(k)], preds[size_t(k)], opt.steps, opt.minSplitGain);
     F.place(k, groups, dev[size_t(k)], preds[size_t(k)]);
   }
   F.sink();

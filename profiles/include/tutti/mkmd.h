@@ -76,6 +76,10 @@ struct Schedule {
 struct Options {
   bool partition = true;  // fine-grain multi-kernel partitioning after coarse scheduling
   int steps = 100;        // Algorithm 4: at most this many moves, each 1/steps of the groups
+  // A kernel is split only when that ends it at least this fraction earlier than running it
+  // whole where coarse scheduling put it: a split launch costs more than its models say
+  // (partition-ready variants, more launches, gathers), as TUTTI_SPLIT_MIN_GAIN says for SKMD.
+  double minSplitGain = 0.1;
 };
 
 // Every kernel on one device in enqueue order: the baseline the thesis compares with.
