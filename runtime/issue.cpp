@@ -159,7 +159,9 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       });
     }
     RealEvent e;
-    err = readQueued(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &e);
+    // The app's non-blocking reads keep the driver's path: only Tutti's own copies (into
+    // homes, between devices) are staged in the background; staging these too is untried.
+    err = readQueued(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, Route::Driver, &e);
     if (err != CL_SUCCESS) break;
     if (oneSlot) {
       if (i + 1 == parts.size()) cmd->real = std::move(e);
