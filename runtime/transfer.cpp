@@ -95,6 +95,16 @@ cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Rou
   return queued(ds, Transfer::DeviceToHost, n, "read", done, staged, driver);
 }
 
+bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
+                RealEvent *done, cl_int *err) {
+  if (!stagedMoveQueued(from, src, to, dst, off, n, done, err)) return false;  // traces itself
+  if (*err == CL_SUCCESS) {
+    from.dev->counters.record(Transfer::DeviceToHost, n);
+    to.dev->counters.record(Transfer::HostToDevice, n);
+  }
+  return true;
+}
+
 // Copies and fills stay on the device: TUTTI_STATS counts them without bytes, and the
 // timeline's transfer spans are the host<->device ones it counts (tests/e2e/trace.sh).
 cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,

@@ -36,6 +36,11 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
 // (staging.h stagedReadQueued).
 cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
                   RealEvent *done);
+// n bytes at off from src on `from` to dst on `to` through pinned staging, without a host
+// home; *done as readQueued's. Counted as a read on `from` and a write on `to`. False: not
+// staged (staging memory not usable on both for n bytes); nothing was done.
+bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
+                RealEvent *done, cl_int *err);
 cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,
                   RealEvent *done);
 cl_int fillQueued(DeviceSlot &ds, cl_mem b, const void *pattern, size_t patternSize, size_t off,
