@@ -12,8 +12,8 @@
 
 namespace tutti {
 
-// Adds the in-flight device->host copies overlapping r to cmd's wait set (finished ones
-// are dropped). True: cmd must wait.
+// Adds the copies in flight overlapping r (device->host, and device->device) to cmd's
+// wait set (finished ones are dropped). True: cmd must wait.
 bool waitFills(BufferStore &st, Range r, Command *cmd);
 // Makes r valid in the host home, copying stale parts from devices that hold them.
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);

@@ -159,7 +159,9 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
       });
     }
     RealEvent e;
-    err = readQueued(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, &e);
+    // The app's non-blocking reads keep the driver's path: only Tutti's own copies (into
+    // homes, between devices) are staged in the background; staging these too is untried.
+    err = readQueued(ds, st.devBuf[slot], p.begin, p.size(), out + p.begin, Route::Driver, &e);
     if (err != CL_SUCCESS) break;
     if (oneSlot) {
       if (i + 1 == parts.size()) cmd->real = std::move(e);
@@ -260,6 +262,10 @@ IssueResult issueCopy(Command *cmd) {
   if (!ss.hostValid.contains(rs)) {
     for (size_t s = 0; s < ss.devValid.size(); ++s) {
       if (!ss.devValid[s].contains(rs)) continue;
+      // A staged move may still be writing either range on this device (coherence.h).
+      bool moving = waitFills(ss, rs, cmd);
+      moving |= waitFills(ds, rd, cmd);
+      if (moving) return staging();
       cl_int err;
       cl_mem a = realBuffer(rootOf(cmd->src), int(s), &err);
       cl_mem b = a ? realBuffer(rootOf(cmd->dst), int(s), &err) : nullptr;
@@ -302,6 +308,7 @@ IssueResult issueFill(Command *cmd) {
     int slot = directSlot(ctx, st, r.size());
     if (slot >= 0 && realBuffer(rootOf(cmd->dst), slot, &err)) best = slot;
   }
+  if (waitFills(st, r, cmd)) return staging();  // a copy in flight may write r, there or here
   if (best >= 0 && !st.hostValid.contains({0, st.size})) {
     cmd->slot = best;
     DeviceSlot &q = ctx->slots[best];
@@ -310,7 +317,6 @@ IssueResult issueFill(Command *cmd) {
     if (err == CL_SUCCESS) wrote(st, r, best);
     return issued(cmd, err, "clEnqueueFillBuffer");
   }
-  if (waitFills(st, r, cmd)) return staging();
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
   size_t p = cmd->pattern.size();
   for (size_t off = 0; off < r.size(); off += p) std::memcpy(st.home + r.begin + off, cmd->pattern.data(), p);
@@ -385,6 +391,7 @@ IssueResult issueImage(Command *cmd) {
       cl_mem b = realBuffer(rootOf(cmd->dst), slot, &err);
       if (!b) return done(err);
       size_t off = cmd->dst->origin + cmd->dstOff;
+      if (waitFills(*rootOf(cmd->dst)->store, {off, off + cmd->size}, cmd)) return staging();
       err = d.clEnqueueCopyImageToBuffer(q.queue, si, b, cmd->srcOrigin, cmd->region, off, 0,
                                          nullptr, cmd->real.out());
       if (err == CL_SUCCESS) wrote(*rootOf(cmd->dst)->store, {off, off + cmd->size}, slot);

@@ -273,6 +273,9 @@ void releaseStore(_cl_mem *m) {
   } else if (m->store) {
     BufferStore &st = *m->store;
     releaseRealSubs(st, {}, true);
+    // A copy into the home may still be under way (a staged one on a thread of its own,
+    // after the command that asked for it failed on something else).
+    for (auto &f : st.pendingFills) f.ev.wait();
     st.pendingFills.clear();
     for (cl_mem b : st.devBuf)
       if (b) icd(b).clReleaseMemObject(b);

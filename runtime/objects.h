@@ -107,7 +107,9 @@ struct BufferStore {
   IntervalSet hostValid;
   std::vector<IntervalSet> devValid;        // per backing device (context slot)
   std::vector<cl_mem> devBuf;               // real buffer per device, created on demand
-  struct Fill { Range r; RealEvent ev; };   // device->host copies still in flight
+  // Copies still in flight: device->host into the home (to < 0), or into slot `to`'s
+  // replica from another device's.
+  struct Fill { Range r; RealEvent ev; int to = -1; };
   std::vector<Fill> pendingFills;
   // Real sub-buffers in creation order, released newest first (memory.cpp says why).
   struct RealSub { cl_mem mem; bool dead; };

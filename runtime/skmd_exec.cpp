@@ -155,8 +155,8 @@ cl_int runMerges(Command *cmd) {
       if (h.empty() || slot == st.alias) continue;
       DeviceSlot &ds = ctx->slots[slot];
       tmp.resize(h.size());
-      cl_int err = readNow(ds, st.devBuf[slot], h.begin, h.size(), tmp.data(), Route::Driver,
-                           "partial result");
+      cl_int err = readNow(ds, st.devBuf[slot], h.begin, h.size(), tmp.data(),
+                           Route::StagedIfWanted, "partial result");
       if (err != CL_SUCCESS) {
         TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", ds.dev->label().c_str(),
                   clErrorName(err));

@@ -36,6 +36,7 @@ cl_int createSlots(_cl_context *ctx) {
 }
 
 void releaseSlots(_cl_context *ctx) {
+  for (auto &s : ctx->slots) finishStagedCopies(s);
   for (auto &s : ctx->slots) {
     stopStaging(s);
     if (s.queue) {

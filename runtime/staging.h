@@ -15,6 +15,9 @@ struct DeviceSlot;
 
 // Starts allocating slot's staging memory in the background when TUTTI_STAGING wants it.
 void startStaging(_cl_context *ctx, int slot);
+// Waits for the slot's background copies (staged*Queued). Every slot's come before any
+// slot's staging stops: a copy from one device writes through another's queue.
+void finishStagedCopies(DeviceSlot &s);
 // Waits for the allocation and frees the memory (before the slot's queue and context go).
 void stopStaging(DeviceSlot &s);
 
@@ -32,5 +35,22 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
 bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *last,
                       cl_int *err);
 bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int *err);
+
+// Copies for coherence, which a command waits for without the API lock held for them. They
+// keep their place in the order of the source's queue (after what was queued there
+// before the call) without waiting for that work here: where the drivers may be called
+// beside the API lock, a thread of the source's staging makes the copy on the staging's
+// own queues (so work queued later on the slots does not hold it back) and *done gets a
+// user event that completes, with a negative status on failure, once the bytes have
+// landed; elsewhere the copy is made now and *done stays empty. Until *done completes,
+// nothing may use the destination's bytes, nor change the source's. False: not staged
+// (as stagedRead); nothing was done.
+// n bytes of b at off into dst (a host home).
+bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done,
+                      cl_int *err);
+// n bytes at off from src on `from` to dst on `to`, through from's regions without any other
+// host memory: staging must be usable on both (`to`'s queue carries the writes).
+bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off,
+                      size_t n, RealEvent *done, cl_int *err);
 
 }  // namespace tutti

@@ -36,6 +36,22 @@ cl_int blocking(DeviceSlot &ds, Transfer kind, size_t n, const char *span, Stage
   return CL_SUCCESS;
 }
 
+// A queued copy: `staged` tries pinned staging (it traces itself), else `driver` enqueues
+// it, given the cl_event* for its event. Counted when it is queued.
+template <typename Staged, typename Driver>
+cl_int queued(DeviceSlot &ds, Transfer kind, size_t n, const char *span, RealEvent *done,
+              Staged staged, Driver driver) {
+  RealEvent own;
+  cl_int err = CL_SUCCESS;
+  bool wasStaged = staged(done ? done : &own, &err);
+  if (!wasStaged) err = driver(eventOut(done, own));
+  if (err != CL_SUCCESS) return err;
+  ds.dev->counters.record(kind, n);
+  const char *category = kind == Transfer::HostToDevice ? "h2d" : "d2h";
+  if (!wasStaged) traceRealEvent(done ? *done : own, ds.dev->index, category, span, n, ds.clockOffsetNs);
+  return CL_SUCCESS;
+}
+
 }  // namespace
 
 cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span) {
@@ -59,28 +75,34 @@ cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route 
 
 cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, Route route,
                    RealEvent *done) {
-  RealEvent own;
-  cl_int err = CL_SUCCESS;
-  bool staged = route == Route::StagedIfWanted &&
-                stagedWriteAsync(ds, b, off, n, src, done ? done : &own, &err);  // traces itself
-  if (!staged)
-    err = icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, off, n, src, 0, nullptr,
-                                             eventOut(done, own));
-  if (err != CL_SUCCESS) return err;
-  ds.dev->counters.record(Transfer::HostToDevice, n);
-  if (!staged)
-    traceRealEvent(done ? *done : own, ds.dev->index, "h2d", "write", n, ds.clockOffsetNs);
-  return CL_SUCCESS;
+  auto staged = [&](RealEvent *last, cl_int *err) {
+    return route == Route::StagedIfWanted && stagedWriteAsync(ds, b, off, n, src, last, err);
+  };
+  auto driver = [&](cl_event *ev) {
+    return icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, off, n, src, 0, nullptr, ev);
+  };
+  return queued(ds, Transfer::HostToDevice, n, "write", done, staged, driver);
 }
 
-cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done) {
-  RealEvent own;
-  cl_int err = icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_FALSE, off, n, dst, 0, nullptr,
-                                                 eventOut(done, own));
-  if (err != CL_SUCCESS) return err;
-  ds.dev->counters.record(Transfer::DeviceToHost, n);
-  traceRealEvent(done ? *done : own, ds.dev->index, "d2h", "read", n, ds.clockOffsetNs);
-  return CL_SUCCESS;
+cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
+                  RealEvent *done) {
+  auto staged = [&](RealEvent *landed, cl_int *err) {
+    return route == Route::StagedIfWanted && stagedReadQueued(ds, b, off, n, dst, landed, err);
+  };
+  auto driver = [&](cl_event *ev) {
+    return icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_FALSE, off, n, dst, 0, nullptr, ev);
+  };
+  return queued(ds, Transfer::DeviceToHost, n, "read", done, staged, driver);
+}
+
+bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
+                RealEvent *done, cl_int *err) {
+  if (!stagedMoveQueued(from, src, to, dst, off, n, done, err)) return false;  // traces itself
+  if (*err == CL_SUCCESS) {
+    from.dev->counters.record(Transfer::DeviceToHost, n);
+    to.dev->counters.record(Transfer::HostToDevice, n);
+  }
+  return true;
 }
 
 // Copies and fills stay on the device: TUTTI_STATS counts them without bytes, and the

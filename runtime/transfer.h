@@ -17,7 +17,8 @@ struct DeviceSlot;
 
 // Driver: the copy must not be staged. A caller that decided at issue time that staging
 // was not wanted keeps that decision (staging memory may become ready meanwhile), and a
-// staged copy completes before it returns, so it would wait for work queued before it.
+// blocking staged copy completes before it returns, so it would wait for work queued
+// before it.
 enum class Route { StagedIfWanted, Driver };
 
 // Blocking: they return once the bytes have arrived. `span`: the trace name of a copy
@@ -30,7 +31,16 @@ cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route 
 // transfer's last part. The app's memory must stay until that completes.
 cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, Route route,
                    RealEvent *done);
-cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done);
+// Staged, a read is made in the background or, where the driver must not be called beside
+// the API lock, now: then *done comes back empty, the bytes having landed
+// (staging.h stagedReadQueued).
+cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
+                  RealEvent *done);
+// n bytes at off from src on `from` to dst on `to` through pinned staging, without a host
+// home; *done as readQueued's. Counted as a read on `from` and a write on `to`. False: not
+// staged (staging memory not usable on both for n bytes); nothing was done.
+bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
+                RealEvent *done, cl_int *err);
 cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,
                   RealEvent *done);
 cl_int fillQueued(DeviceSlot &ds, cl_mem b, const void *pattern, size_t patternSize, size_t off,

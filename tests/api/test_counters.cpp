@@ -67,6 +67,28 @@ class Counters : public ClTest {
     if (p.rfind("device:", 0) != 0) return -1;
     return std::atoi(p.c_str() + 7);
   }
+  // TUTTI_STAGING=on: staging memory is allocated in the background when the context is
+  // made, and until it is there copies take the driver's path. Writes src to m until a
+  // write is staged on device fp; with TUTTI_EXPECT_NO_STAGING (TUTTI_STAGING_MB too large
+  // to allocate) checks that none ever is. The bytes a staged copy counts, per byte.
+  uint64_t awaitStaging(int fp, cl_mem m, const void *src, size_t bytes) {
+    const bool never = !getEnv("TUTTI_EXPECT_NO_STAGING").empty();
+    for (int i = 0; i < (never ? 3 : 500) && snap()[fp].staged_bytes == 0; ++i) {
+      EXPECT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr));
+      if (snap()[fp].staged_bytes == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(snap()[fp].staged_bytes == 0, never);
+    return never ? 0 : 1;
+  }
+  // Maps m for reading (blocking) and checks that its ints are base's plus `plus`.
+  void checkMapped(cl_mem m, const std::vector<int> &base, int plus) {
+    cl_int err = CL_SUCCESS;
+    auto *p = static_cast<int *>(clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_READ, 0,
+                                                    base.size() * sizeof(int), 0, nullptr, nullptr, &err));
+    ASSERT_CL_OK(err);
+    for (size_t i = 0; i < base.size(); ++i) ASSERT_EQ(p[i], base[i] + plus) << i;
+    ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, m, p, 0, nullptr, nullptr));
+  }
   // add_one over the whole buffer, blocking, returning the kernel event.
   cl_event launch(cl_kernel k, cl_mem m, size_t n) {
     EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
@@ -423,16 +445,10 @@ TEST_F(Counters, StagedCopiesArriveIntact) {
   for (size_t i = 0; i < n; ++i) src[i] = int(i * 2654435761u);
   cl_kernel k = commonKernel("add_one");
   cl_mem m = makeBuffer(bytes);
-  // Staging memory is allocated in the background when the context is made; until it is
-  // there copies take the driver's path. With TUTTI_STAGING_MB too large to allocate they
-  // always do, and must still arrive intact.
-  const bool never = !getEnv("TUTTI_EXPECT_NO_STAGING").empty();
-  for (int i = 0; i < (never ? 3 : 500) && snap()[fp].staged_bytes == 0; ++i) {
-    ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src.data(), 0, nullptr, nullptr));
-    if (snap()[fp].staged_bytes == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(snap()[fp].staged_bytes == 0, never);
-  const uint64_t unit = never ? 0 : 1;  // staged bytes count only when staging works
+  // Copies that cannot be staged must still arrive intact.
+  const uint64_t unit = awaitStaging(fp, m, src.data(), bytes);
+  const bool never = unit == 0;
+  ASSERT_FALSE(HasFailure());
   ASSERT_CL_OK(reset());
   ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src.data(), 0, nullptr, nullptr));
   EXPECT_EQ(deviceOf(launch(k, m, n)), fp);
@@ -483,4 +499,127 @@ TEST_F(Counters, StagedCopiesArriveIntact) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], next[i] + 1) << i;
   if (never) EXPECT_EQ(snap()[fp].staged_bytes, before);
   else EXPECT_GE(snap()[fp].staged_bytes, before + (1u << 20)) << "the first write finds every region free";
+}
+
+// TUTTI_STAGING=on: Tutti's own copies into a buffer's host home (for a map, or a read
+// too small to skip the home) come through the staging regions as well, in the
+// background where the driver may be called beside the API lock.
+TEST_F(Counters, StagedHomeFills) {
+  int fp = fixedPlacement();
+  if (fp < 0 || getEnv("TUTTI_STAGING") != "on")
+    GTEST_SKIP() << "needs TUTTI_PLACEMENT=device:N and TUTTI_STAGING=on";
+  const size_t n = (3u << 20) / sizeof(int) + 1001, bytes = n * sizeof(int);
+  std::vector<int> src(n);
+  for (size_t i = 0; i < n; ++i) src[i] = int(i * 2246822519u);
+  cl_kernel k = commonKernel("add_one");
+  cl_mem m = makeBuffer(bytes);
+  const uint64_t unit = awaitStaging(fp, m, src.data(), bytes);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(reset());
+  EXPECT_EQ(deviceOf(launch(k, m, n)), fp);
+
+  // A blocking map for reading fills the home.
+  ASSERT_NO_FATAL_FAILURE(checkMapped(m, src, 1));
+  auto c1 = snap();
+  EXPECT_EQ(c1[fp].d2h_bytes, bytes);
+  EXPECT_EQ(c1[fp].staged_bytes, unit * bytes);
+
+  // A non-blocking one, after the kernel ran again.
+  EXPECT_EQ(deviceOf(launch(k, m, n)), fp);
+  cl_event e = nullptr;
+  cl_int err = CL_SUCCESS;
+  auto *p = static_cast<int *>(clEnqueueMapBuffer(queue, m, CL_FALSE, CL_MAP_READ, 0, bytes, 0,
+                                                  nullptr, &e, &err));
+  ASSERT_CL_OK(err);
+  ASSERT_CL_OK(clWaitForEvents(1, &e));
+  clReleaseEvent(e);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(p[i], src[i] + 2) << i;
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, m, p, 0, nullptr, nullptr));
+  EXPECT_EQ(snap()[fp].staged_bytes, unit * 2 * bytes);
+
+  // A read below TUTTI_DIRECT_MIN (1 MiB) at an odd offset goes through the home: only
+  // its own bytes come back.
+  EXPECT_EQ(deviceOf(launch(k, m, n)), fp);
+  std::vector<unsigned char> got(512 * 1024 + 5);
+  const size_t off = 8191;
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m, CL_TRUE, off, got.size(), got.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < got.size(); ++i) {
+    size_t at = off + i;
+    int v = src[at / sizeof(int)] + 3;
+    ASSERT_EQ(got[i], reinterpret_cast<unsigned char *>(&v)[at % sizeof(int)]) << i;
+  }
+  auto c3 = snap();
+  EXPECT_EQ(c3[fp].d2h_bytes, 2 * bytes + got.size());
+  EXPECT_EQ(c3[fp].staged_bytes, unit * (2 * bytes + got.size()));
+}
+
+// TUTTI_STAGING=on with round-robin placement: bytes that only one device holds go to the
+// next device that needs them through pinned staging, a read on one and a write on the
+// other, without passing through (or filling) the buffer's host home.
+TEST_F(Counters, StagedMovesBetweenDevices) {
+  if (getEnv("TUTTI_PLACEMENT") != "roundrobin" || getEnv("TUTTI_STAGING") != "on" || numDevices != 2)
+    GTEST_SKIP() << "needs TUTTI_PLACEMENT=roundrobin, TUTTI_STAGING=on and two devices";
+  const size_t n = (3u << 20) / sizeof(int) + 1001, bytes = n * sizeof(int);
+  std::vector<int> src(n), out(n);
+  for (size_t i = 0; i < n; ++i) src[i] = int(i * 2654435761u) ^ 0x5a5a;
+  cl_kernel add = commonKernel("add_one"), copy = commonKernel("copy_buf");
+  cl_mem m = makeBuffer(bytes), m2 = makeBuffer(bytes);
+  // Staging memory is allocated in the background when the context is made. A blocking
+  // write goes to the device of the buffer's last launch, staged once it is there: wait
+  // until both devices have staged one.
+  const bool never = !getEnv("TUTTI_EXPECT_NO_STAGING").empty();
+  for (int i = 0; i < (never ? 2 : 500); ++i) {
+    auto c = snap();
+    if (!never && c[0].staged_bytes && c[1].staged_bytes) break;
+    launch(add, m, n);
+    ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src.data(), 0, nullptr, nullptr));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  auto c0 = snap();
+  ASSERT_EQ(c0[0].staged_bytes && c0[1].staged_bytes, !never);
+  const uint64_t unit = never ? 0 : 1;
+
+  // add_one on device a leaves the bytes there alone; copy_buf on the other device b
+  // reads them.
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, src.data(), 0, nullptr, nullptr));
+  int a = deviceOf(launch(add, m, n));
+  ASSERT_GE(a, 0);
+  const int b = 1 - a;
+  c0 = snap();
+  ASSERT_CL_OK(clSetKernelArg(copy, 1, sizeof m2, &m2));
+  ASSERT_EQ(deviceOf(launch(copy, m, n)), b) << "round-robin placement alternates devices";
+  auto c1 = snap();
+  EXPECT_EQ(c1[a].d2h_bytes - c0[a].d2h_bytes, bytes);
+  EXPECT_EQ(c1[a].d2h_transfers - c0[a].d2h_transfers, 1u);
+  EXPECT_EQ(c1[b].h2d_bytes - c0[b].h2d_bytes, bytes);
+  EXPECT_EQ(c1[b].h2d_transfers - c0[b].h2d_transfers, 1u);
+  EXPECT_EQ(c1[a].h2d_bytes - c0[a].h2d_bytes, 0u);
+  EXPECT_EQ(c1[b].d2h_bytes - c0[b].d2h_bytes, 0u);
+  // Through the home, the write to b would not be staged.
+  EXPECT_EQ(c1[a].staged_bytes - c0[a].staged_bytes, unit * bytes);
+  EXPECT_EQ(c1[b].staged_bytes - c0[b].staged_bytes, unit * bytes);
+
+  // The home was left stale: a map for reading must fetch the bytes from a device (with
+  // no staging they came through the home, which is current now).
+  ASSERT_NO_FATAL_FAILURE(checkMapped(m, src, 1));
+  ASSERT_CL_OK(clFinish(queue));
+  auto c2 = snap();
+  EXPECT_EQ(sumD2H(c2) - sumD2H(c1), never ? 0 : bytes);
+
+  // The app's reads of what b computed from the moved bytes, and of a part of them.
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m2, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], src[i] + 1) << i;
+  std::vector<int> part(n / 3);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m2, CL_TRUE, 4 * 777, part.size() * sizeof(int), part.data(),
+                                   0, nullptr, nullptr));
+  for (size_t i = 0; i < part.size(); ++i) ASSERT_EQ(part[i], src[777 + i] + 1) << i;
+
+  // Moves both ways: add_one alternates devices, each launch needing the other's result.
+  for (int round = 0; round < 4; ++round) launch(add, m2, n);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, m2, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], src[i] + 5) << i;
+  auto c3 = snap();
+  EXPECT_GE(c3[a].staged_bytes - c2[a].staged_bytes, unit * 2 * bytes);
+  EXPECT_GE(c3[b].staged_bytes - c2[b].staged_bytes, unit * 2 * bytes);
 }

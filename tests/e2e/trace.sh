@@ -3,7 +3,9 @@
 # transfers and kernels, and the host lane with every API call of the app's thread.
 # Every transfer the runtime counts (TUTTI_STATS) is a span on its device's lane, and
 # no span claims a transfer that did not happen.
-# With the compiler, a forced SKMD split puts kernel pieces on both devices. Without
+# With the compiler, a forced SKMD split puts kernel pieces on both devices; with staging
+# forced on both, the piece's inputs that only the other device holds move between the
+# devices through pinned memory, a d2h span on one lane and an h2d span on the other. Without
 # it, launches run whole: once on the zero-copy CPU path (nothing moves, so the trace
 # must show no transfer at all) and once with TUTTI_ZERO_COPY=0 (the CPU keeps its own
 # copy, so the data must visibly move).
@@ -16,7 +18,8 @@ trap 'rm -rf "$dir"' EXIT
 
 # check NAME MODE [VAR=value...]: runs the app under Tutti with those settings and checks
 # its trace against its stats. MODE: split (kernels on both lanes, transfers required),
-# copies (transfers required), zero-copy (no transfer allowed).
+# moves (split, with staged device-to-device moves), copies (transfers required),
+# zero-copy (no transfer allowed).
 check() {
   local name=$1 mode=$2
   shift 2
@@ -45,7 +48,11 @@ for call in ("clCreateBuffer", "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel",
     if call not in api: fail("no api span for %s (have %s)" % (call, sorted(api)))
 kernels = {s["tid"] for s in spans if s["cat"] == "kernel"}
 if not kernels: fail("no kernel span")
-if mode == "split" and len(kernels) < 2: fail("split launch: kernel spans on lanes %s only" % kernels)
+if mode in ("split", "moves") and len(kernels) < 2: fail("split launch: kernel spans on lanes %s only" % kernels)
+if mode == "moves":
+    outs = {s["tid"] for s in spans if s["cat"] == "d2h" and s["name"] == "staged move out"}
+    ins = {s["tid"] for s in spans if s["cat"] == "h2d" and s["name"] == "staged move in"}
+    if not outs or not ins or outs == ins: fail("no staged move between lanes (out %s, in %s)" % (outs, ins))
 # TUTTI_STATS: one line per backing device; device i is lane i + 1 (lane 0: the host).
 stats = {}
 for line in open(sys.argv[2]):
@@ -70,6 +77,8 @@ PY
 
 if [ "$compiler" = ON ]; then
   check split split TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1
+  check moves moves TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 TUTTI_STAGING=on TUTTI_ZERO_COPY=0 \
+    TUTTI_STAGING_MIN=4096 TUTTI_DIRECT_MIN=4096
 else
   check zero-copy zero-copy
   check copies copies TUTTI_ZERO_COPY=0
