@@ -142,6 +142,7 @@ TUTTI_API cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_ui
   }
   _cl_program *p = newProgram(ctx);
   p->source = src;
+  p->fromSource = true;
   createFromSource(p);
   setErr(errcode, CL_SUCCESS);
   return p;
@@ -306,8 +307,9 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   for (cl_uint i = 0; i < numHeaders; ++i)
     if (!headerNames[i]) return CL_INVALID_VALUE;
     else if (!validProgram(headers[i])) return CL_INVALID_PROGRAM;
-  // Programs from binaries carry source for rebuilding, but the app gave no source.
-  if (p->source.empty() || p->fromBinary) return CL_INVALID_OPERATION;
+  // Programs from binaries carry source for rebuilding, but the app gave no source. An
+  // empty source string is still source (PoCL compiles it).
+  if (!p->fromSource) return CL_INVALID_OPERATION;
   if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
   p->options = options ? options : "";
   std::string opts = realOptions(p->options);

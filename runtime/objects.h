@@ -175,6 +175,7 @@ struct _cl_program : tutti::ObjectHeader {
   _cl_context *ctx = nullptr;
   std::string source;
   std::string options;  // of the last build/compile/link
+  bool fromSource = false;  // clCreateProgramWithSource: has source, though it may be ""
   bool fromBinary = false;
   bool building = false;
   std::vector<tutti::ProgramSlot> slots;
