@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api.h"
+#include "backend_image.h"
 
 using namespace tutti;
 
@@ -193,23 +194,20 @@ TUTTI_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem img, cl
   bool needsSlice = img->memType == CL_MEM_OBJECT_IMAGE3D || img->memType == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                     img->memType == CL_MEM_OBJECT_IMAGE1D_ARRAY;
   if (needsSlice && !slicePitch) return setErr(errcode, CL_INVALID_VALUE), nullptr;
-  size_t row = region[0] * img->elementSize, slice = row * region[1];
-  void *ptr = std::malloc(slice * region[2]);
+  const ImageMapLayout lay = imageMapLayout(img, origin, region);
+  void *ptr = lay.appPtr ? lay.appPtr : std::malloc(lay.bytes);
   if (!ptr) return setErr(errcode, CL_OUT_OF_HOST_MEMORY), nullptr;
-  *rowPitch = row;
-  if (slicePitch) *slicePitch = needsSlice ? slice : 0;
+  *rowPitch = lay.row;
+  if (slicePitch) *slicePitch = lay.slice;
   Command *c = e.command(q, CmdKind::ImageMap, CL_COMMAND_MAP_IMAGE);
   c->src = img;
   e.hold(c, img);
   c->mapFlags = flags;
   c->mapped = ptr;
   for (int i = 0; i < 3; ++i) c->srcOrigin[i] = origin[i], c->region[i] = region[i];
-  // Drivers may reject a slice pitch for images without slices (NVIDIA does; the spec
-  // says it must be 0 there).
-  size_t hostSlice = needsSlice ? slice : 0;
-  c->srcRow = row, c->srcSlice = hostSlice;
+  c->srcRow = lay.row, c->srcSlice = lay.slice;
   Mapping mp;
-  mp.ptr = ptr, mp.flags = flags, mp.row = row, mp.slice = hostSlice;
+  mp.ptr = ptr, mp.flags = flags, mp.row = lay.row, mp.slice = lay.slice;
   for (int i = 0; i < 3; ++i) mp.origin[i] = origin[i], mp.region[i] = region[i];
   img->maps.push_back(mp);
   cl_int st = submit(e.lock, c, e.waits, event, blocking);

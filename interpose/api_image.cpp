@@ -124,7 +124,10 @@ cl_mem makeImage(cl_context ctx, const cl_mem_properties *props, cl_mem_flags fl
   if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))) flags |= CL_MEM_READ_WRITE;
   DeviceSlot &s = ctx->slots[slot];
   cl_image_desc rd = *desc;
-  cl_mem_flags realFlags = flags;
+  // Tutti checks the app's host access itself, and must read a CL_MEM_HOST_WRITE_ONLY
+  // image to fill a CL_MAP_WRITE mapping with its content: drivers refuse such reads.
+  cl_mem_flags realFlags =
+      flags & ~cl_mem_flags(CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
   if (buf) {
     rd.mem_object = realBuffer(buf, slot, &err);
     if (!rd.mem_object) return setErr(errcode, err), nullptr;

@@ -272,7 +272,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i, cl_kerne
   if (!validKernel(k)) return CL_INVALID_KERNEL;
   if (i >= k->argInfo.size()) return CL_INVALID_ARG_INDEX;
   const ArgInfo &a = k->argInfo[i];
-  if (a.typeName.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  if (!k->program->argInfo || a.typeName.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   switch (param) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return answer(a.addr, size, value, ret);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER: return answer(a.access, size, value, ret);

@@ -15,9 +15,13 @@ std::string deviceKey(BackingDevice *d) {
   return d->platformName + "|" + d->name + "|" + d->driverVersion;
 }
 
+bool asksArgInfo(const std::string &options) {
+  return options.find("-cl-kernel-arg-info") != std::string::npos;
+}
+
 // Tutti needs argument info (address space, const) for coherence, on every driver.
 std::string realOptions(const std::string &app) {
-  if (app.find("-cl-kernel-arg-info") != std::string::npos) return app;
+  if (asksArgInfo(app)) return app;
   return app.empty() ? "-cl-kernel-arg-info" : app + " -cl-kernel-arg-info";
 }
 
@@ -142,6 +146,7 @@ TUTTI_API cl_program CL_API_CALL clCreateProgramWithSource(cl_context ctx, cl_ui
   }
   _cl_program *p = newProgram(ctx);
   p->source = src;
+  p->fromSource = true;
   createFromSource(p);
   setErr(errcode, CL_SUCCESS);
   return p;
@@ -171,6 +176,7 @@ TUTTI_API cl_program CL_API_CALL clCreateProgramWithBinary(cl_context ctx, cl_ui
   p->fromBinary = true;
   p->source = pb.source;
   p->options = pb.options;
+  p->argInfo = asksArgInfo(pb.options);
   for (size_t i = 0; i < p->slots.size(); ++i) {
     BackingDevice *d = ctx->slots[i].dev;
     for (auto &e : pb.entries) {
@@ -256,6 +262,8 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
                   std::any_of(p->slots.begin(), p->slots.end(), [](auto &s) { return s.prog; });
   if (!haveCode) return CL_INVALID_PROGRAM;
   p->options = options ? options : "";
+  // A binary keeps the argument info its container says it was compiled with.
+  p->argInfo = asksArgInfo(p->options) || (p->fromBinary && p->argInfo);
   std::string opts = realOptions(p->options);
   BuildOutcome o = buildUnlocked(lock, p, {}, true, [&](size_t, cl_program rp, cl_device_id d) {
     return rp ? realBuild(rp, d, opts) : CL_INVALID_PROGRAM;
@@ -306,10 +314,12 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   for (cl_uint i = 0; i < numHeaders; ++i)
     if (!headerNames[i]) return CL_INVALID_VALUE;
     else if (!validProgram(headers[i])) return CL_INVALID_PROGRAM;
-  // Programs from binaries carry source for rebuilding, but the app gave no source.
-  if (p->source.empty() || p->fromBinary) return CL_INVALID_OPERATION;
+  // Programs from binaries carry source for rebuilding, but the app gave no source. An
+  // empty source string is still source (PoCL compiles it).
+  if (!p->fromSource) return CL_INVALID_OPERATION;
   if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
   p->options = options ? options : "";
+  p->argInfo = asksArgInfo(p->options);
   std::string opts = realOptions(p->options);
   std::vector<std::vector<cl_program>> hdr(p->slots.size());
   std::vector<_cl_program *> hold;
@@ -359,6 +369,8 @@ TUTTI_API cl_program CL_API_CALL clLinkProgram(cl_context ctx, cl_uint n, const 
   }
   _cl_program *p = newProgram(ctx);
   p->options = options ? options : "";
+  // -cl-kernel-arg-info is a compile option: a kernel may come from any input.
+  p->argInfo = std::any_of(inputs, inputs + numInputs, [](cl_program in) { return in->argInfo; });
   // Without argument info in the linked program Tutti cannot tell buffers from values.
   std::string opts = realOptions(p->options);
   bool library = opts.find("-create-library") != std::string::npos;
@@ -418,6 +430,9 @@ TUTTI_API cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info para
       ProgramBinary pb;
       pb.source = p->source;
       pb.options = p->options;
+      // The options a program is restored with say whether the app asked for argument
+      // info; a linked program's come from its link, so they get the flag here.
+      if (p->argInfo && !asksArgInfo(pb.options)) pb.options = realOptions(pb.options);
       for (size_t i = 0; i < p->slots.size(); ++i) {
         ProgramSlot &s = p->slots[i];
         if (!s.prog || s.binaryType == CL_PROGRAM_BINARY_TYPE_NONE) continue;

@@ -29,4 +29,34 @@ cl_int realImageInfo(cl_mem real, cl_image_info param, size_t size, void *value,
   return icd(real).clGetImageInfo(real, param, size, value, ret);
 }
 
+ImageMapLayout imageMapLayout(const _cl_mem *img, const size_t origin[3], const size_t region[3]) {
+  const cl_mem_object_type t = img->memType;
+  const bool layersAreRows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  const bool sliced = layersAreRows || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+  // The spec derives a CL_MEM_USE_HOST_PTR image's map pointer from host_ptr, laid out
+  // with the pitches the image was created with; otherwise the region is packed.
+  const bool inApp = mapsIntoHostPtr(img);
+  const size_t width = inApp ? img->desc.image_width : region[0];
+  const size_t height = inApp ? img->desc.image_height : region[1];
+  ImageMapLayout l;
+  l.row = inApp && img->desc.image_row_pitch ? img->desc.image_row_pitch : width * img->elementSize;
+  if (sliced) {
+    // Each layer of a 1-D array is one row: its slice pitch is the row pitch.
+    l.slice = inApp && img->desc.image_slice_pitch ? img->desc.image_slice_pitch
+              : layersAreRows                       ? l.row
+                                                    : l.row * height;
+  }
+  // A 1-D array's second coordinate is its layer.
+  const size_t yPitch = layersAreRows ? l.slice : l.row;
+  auto offset = [&](size_t x, size_t y, size_t z) {
+    return x * img->elementSize + y * yPitch + z * l.slice;
+  };
+  if (inApp) {
+    l.appPtr = static_cast<char *>(img->hostPtr) + offset(origin[0], origin[1], origin[2]);
+  } else {
+    l.bytes = offset(region[0] - 1, region[1] - 1, region[2] - 1) + img->elementSize;
+  }
+  return l;
+}
+
 }  // namespace tutti

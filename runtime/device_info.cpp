@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -70,9 +71,27 @@ T combine(cl_device_info p, Rule r) {
   return acc;
 }
 
+// Physical memory, or the cgroup's limit where the process runs under a smaller one.
 cl_ulong hostMemory() {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? cl_ulong(pages) * cl_ulong(page) : (cl_ulong(1) << 32);
+  cl_ulong mem = pages > 0 && page > 0 ? cl_ulong(pages) * cl_ulong(page) : (cl_ulong(1) << 32);
+  for (const char *path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    if (FILE *f = std::fopen(path, "r")) {
+      unsigned long long limit = 0;
+      if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0) mem = std::min<cl_ulong>(mem, limit);
+      std::fclose(f);  // "max" (no limit) reads as no number
+    }
+  }
+  return mem;
+}
+
+const MemoryLimits &memoryLimits() {
+  static const MemoryLimits limits = [] {
+    std::vector<MemoryLimits> d;
+    for (BackingDevice *b : devs()) d.push_back({b->globalMem, b->maxAlloc});
+    return virtualMemoryLimits(hostMemory(), d, settings().global_mem_mb << 20);
+  }();
+  return limits;
 }
 
 // "OpenCL C 1.2 ..." -> 1.2 as (major, minor)
@@ -124,6 +143,31 @@ const char *kSafeExtensions[] = {
     "cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_ballot"};
 
 }  // namespace
+
+MemoryLimits virtualMemoryLimits(cl_ulong hostMemory, const std::vector<MemoryLimits> &devices,
+                                 cl_ulong setGlobal) {
+  constexpr cl_ulong kGiB = cl_ulong(1) << 30;
+  cl_ulong largestGlobal = 0, largestAlloc = 0;
+  for (const MemoryLimits &d : devices) {
+    largestGlobal = std::max(largestGlobal, d.global);
+    largestAlloc = std::max(largestAlloc, d.maxAlloc);
+  }
+  MemoryLimits v;
+  v.global = setGlobal;
+  if (!v.global) {
+    // Apps size their data from this (all of the host's memory made them swap or hang):
+    // every buffer has a home in host memory, and the app and the OS need room beside them.
+    const cl_ulong reserve = std::max(hostMemory / 4, kGiB);
+    v.global = hostMemory > reserve ? hostMemory - reserve : hostMemory / 2;
+    // A launch runs whole on one device, whose memory must hold its buffers.
+    if (largestGlobal) v.global = std::min(v.global, largestGlobal);
+  }
+  // One buffer must fit a device's largest allocation, as on a real device; the spec's
+  // minimum is max(min(1 GiB, global / 4), 32 MiB).
+  const cl_ulong specMin = std::max(std::min(kGiB, v.global / 4), cl_ulong(32) << 20);
+  v.maxAlloc = std::min(v.global, std::max(largestAlloc ? largestAlloc : v.global / 4, specMin));
+  return v;
+}
 
 cl_device_type virtualDeviceType() {
   switch (settings().device_type) {
@@ -194,7 +238,8 @@ cl_int virtualDeviceInfo(cl_device_info p, size_t size, void *value, size_t *ret
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
       return A(combine<cl_uint>(p, Rule::Max));
-    case CL_DEVICE_GLOBAL_MEM_SIZE: case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return A(hostMemory());
+    case CL_DEVICE_GLOBAL_MEM_SIZE: return A(memoryLimits().global);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return A(memoryLimits().maxAlloc);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
     case CL_DEVICE_LOCAL_MEM_SIZE:
       return A(combine<cl_ulong>(p, Rule::Min));

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "backend.h"
+#include "backend_image.h"
 #include "coherence.h"
 #include "completion.h"
 #include "host_copy.h"
@@ -406,8 +407,8 @@ IssueResult issueImage(Command *cmd) {
       return issued(cmd, err, "clEnqueueCopyBufferToImage");
     }
     case CmdKind::ImageMap:
-      // Mapped images live in host staging memory that Tutti owns: read it in now,
-      // write it back at unmap.
+      // The mapped bytes (Tutti's block, or the app's host_ptr) are read in now and
+      // written back at unmap; CL_MAP_WRITE_INVALIDATE_REGION needs no content.
       if (!(cmd->mapFlags & (CL_MAP_READ | CL_MAP_WRITE))) return done();
       err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
                                  cmd->srcSlice, cmd->mapped, 0, nullptr, cmd->real.out());
@@ -420,7 +421,7 @@ IssueResult issueUnmap(Command *cmd) {
   _cl_mem *m = cmd->src;
   if (m->isImage()) {
     if (!(cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))) {
-      std::free(cmd->mapped);
+      if (!mapsIntoHostPtr(m)) std::free(cmd->mapped);
       return done();
     }
     cl_int err = CL_SUCCESS;
@@ -433,7 +434,7 @@ IssueResult issueUnmap(Command *cmd) {
     err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
                                            cmd->region, cmd->srcRow, cmd->srcSlice, cmd->mapped,
                                            0, nullptr, cmd->real.out());
-    cmd->freeAfter = cmd->mapped;
+    if (!mapsIntoHostPtr(m)) cmd->freeAfter = cmd->mapped;
     return issued(cmd, err, "clEnqueueWriteImage (unmap)");
   }
   if (cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {

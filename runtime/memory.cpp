@@ -58,12 +58,13 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
   if (ps >= 0) {
     DeviceSlot &s = ctx->slots[ps];
     cl_int err = CL_SUCCESS;
+    const size_t bytes = paddedHostSize(st.size);  // as allocHostMemory, for zero copy
     cl_mem b = icd(s.ctx).clCreateBuffer(s.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
-                                         st.size ? st.size : 1, nullptr, &err);
+                                         bytes, nullptr, &err);
     void *p = nullptr;
     if (b && err == CL_SUCCESS)
       p = icd(s.queue).clEnqueueMapBuffer(s.queue, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                          st.size ? st.size : 1, 0, nullptr, nullptr, &err);
+                                          bytes, 0, nullptr, nullptr, &err);
     if (p && err == CL_SUCCESS) {
       st.home = static_cast<char *>(p);
       st.pinnedBuf = b;
@@ -79,7 +80,21 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
   return st.home;
 }
 
+size_t paddedHostSize(size_t size) {
+  size_t align = 1;
+  for (const BackingDevice *d : backend().devices())
+    align = std::max<size_t>(align, d->baseAddrAlign / 8);
+  size = std::max<size_t>(size, 1);
+  return (size + align - 1) / align * align;
+}
+
 void *allocHostMemory(size_t size) {
+  // Real drivers round each buffer up to their base address alignment (PoCL: to
+  // CL_DEVICE_MEM_BASE_ADDR_ALIGN, 128 bytes on x86), so a kernel that strays a little
+  // past its buffer's end writes into padding natively (piglit's bswap.cl launches 24
+  // work-items on 8-element buffers). The zero-copy CPU device runs kernels on this
+  // memory itself: without the same padding those writes overwrote the heap's next block.
+  size = paddedHostSize(size);
   void *p = nullptr;
   // With TUTTI_HUGE_PAGES, big blocks on 2 MiB boundaries with transparent huge pages: a
   // first touch faults 2 MiB at a time. Off by default: the CPU device then sees the same
@@ -88,7 +103,7 @@ void *allocHostMemory(size_t size) {
   constexpr size_t kHuge = 2u << 20;
   const bool huge = settings().huge_pages;
   size_t align = huge && size >= 2 * kHuge ? kHuge : 4096;
-  if (posix_memalign(&p, align, size ? size : 1) != 0) return nullptr;
+  if (posix_memalign(&p, align, size) != 0) return nullptr;
   if (align == kHuge) madvise(p, size & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint only
   return p;
 }

@@ -33,8 +33,11 @@ bool homesPinned(_cl_context *ctx);
 // The buffer's host home, allocated (pinned only with TUTTI_PINNED=on) on first need;
 // nullptr when host memory is exhausted.
 char *homeOf(_cl_context *ctx, BufferStore &st);
-// Pageable host memory laid out as a pageable home is (std::free releases it).
+// Pageable host memory laid out as a pageable home is (std::free releases it), padded
+// to paddedHostSize.
 void *allocHostMemory(size_t size);
+// size (at least 1) rounded up to the backing devices' largest base address alignment.
+size_t paddedHostSize(size_t size);
 // Whether a host<->device copy of `bytes` skips the home (TUTTI_DIRECT_MIN).
 bool directCopy(const BufferStore &st, size_t bytes);
 // The device a host<->device copy of `bytes` should go to directly, skipping the home

@@ -177,7 +177,11 @@ struct _cl_program : tutti::ObjectHeader {
   _cl_context *ctx = nullptr;
   std::string source;
   std::string options;  // of the last build/compile/link
+  bool fromSource = false;  // clCreateProgramWithSource: has source, though it may be ""
   bool fromBinary = false;
+  // The app asked for kernel argument info (-cl-kernel-arg-info). Tutti builds every
+  // program with it for its own use, but answers the app only where it asked.
+  bool argInfo = false;
   bool building = false;
   std::vector<tutti::ProgramSlot> slots;
   std::vector<std::string> kernelNames;

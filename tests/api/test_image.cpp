@@ -605,3 +605,187 @@ TEST_F(Image, KernelChainAcrossLaunches) {
   ASSERT_CL_OK(clEnqueueReadImage(queue, a, CL_TRUE, o, full, 0, 0, res.data(), 0, nullptr, nullptr));
   for (size_t i = 0; i < px.size(); ++i) ASSERT_EQ(res[i], px[i] + 4) << i;
 }
+
+// A CL_MEM_USE_HOST_PTR image maps to the app's own memory: the spec has the pointer
+// derived from host_ptr, with the pitches the image was created with. Tutti handed out
+// a staging block of its own instead.
+TEST_F(Image, MapUseHostPtrImagePointsIntoHostMemory) {
+  const size_t w = 6, h = 4, d = 3, row = w * 4 + 8, slice = row * (h + 1);
+  std::vector<unsigned char> host(slice * d, 0);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = (unsigned char)(i * 7 + 1);
+  cl_image_format fmt{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+  desc.image_width = w, desc.image_height = h, desc.image_depth = d;
+  desc.image_row_pitch = row, desc.image_slice_pitch = slice;
+  cl_int err = CL_SUCCESS;
+  cl_mem img = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &fmt, &desc,
+                             host.data(), &err);
+  ASSERT_CL_OK(err);
+  track(img);
+  const std::vector<unsigned char> before = host;
+
+  size_t o[3] = {1, 2, 1}, r[3] = {3, 2, 2}, rp = 0, sp = 0;
+  auto *p = static_cast<unsigned char *>(clEnqueueMapImage(
+      queue, img, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, o, r, &rp, &sp, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  EXPECT_EQ(p, host.data() + o[2] * slice + o[1] * row + o[0] * 4);
+  EXPECT_EQ(rp, row);
+  EXPECT_EQ(sp, slice);
+  for (size_t z = 0; z < r[2]; ++z)
+    for (size_t y = 0; y < r[1]; ++y)
+      for (size_t x = 0; x < r[0] * 4; ++x)
+        ASSERT_EQ(p[z * sp + y * rp + x], before[(o[2] + z) * slice + (o[1] + y) * row + o[0] * 4 + x]);
+  p[0] = 200;  // the pixel at the map's origin, written through the mapping
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img, p, 0, nullptr, nullptr));
+  unsigned char px[4] = {0, 0, 0, 0};
+  size_t one[3] = {1, 1, 1};
+  ASSERT_CL_OK(clEnqueueReadImage(queue, img, CL_TRUE, o, one, 0, 0, px, 0, nullptr, nullptr));
+  EXPECT_EQ(px[0], 200);
+  EXPECT_EQ(px[1], before[o[2] * slice + o[1] * row + o[0] * 4 + 1]);
+
+  // A 2-D image maps into host_ptr with its row pitch, and no slice pitch.
+  desc = cl_image_desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = w, desc.image_height = h, desc.image_row_pitch = row;
+  cl_mem img2 = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &fmt, &desc,
+                              host.data(), &err);
+  ASSERT_CL_OK(err);
+  track(img2);
+  size_t o2[3] = {2, 1, 0}, r2[3] = {2, 2, 1};
+  p = static_cast<unsigned char *>(clEnqueueMapImage(queue, img2, CL_TRUE, CL_MAP_READ, o2, r2,
+                                                     &rp, &sp, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  EXPECT_EQ(p, host.data() + row + 2 * 4);
+  EXPECT_EQ(rp, row);
+  EXPECT_EQ(sp, 0u);
+  EXPECT_EQ(p[rp], host[2 * row + 2 * 4]);
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img2, p, 0, nullptr, nullptr));
+
+  // An image made from a CL_MEM_USE_HOST_PTR buffer maps into the buffer's host_ptr.
+  cl_mem buf = makeBuffer(w * 4, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host.data());
+  cl_mem img1 = image(CL_MEM_OBJECT_IMAGE1D_BUFFER, w, 1, 1, fmt, CL_MEM_READ_WRITE, nullptr, 0,
+                      0, buf);
+  ASSERT_NE(img1, nullptr);
+  size_t o1[3] = {2, 0, 0}, r1[3] = {3, 1, 1};
+  p = static_cast<unsigned char *>(clEnqueueMapImage(queue, img1, CL_TRUE, CL_MAP_READ, o1, r1,
+                                                     &rp, &sp, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  EXPECT_EQ(p, host.data() + 2 * 4);
+  EXPECT_EQ(p[5], host[2 * 4 + 5]);
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img1, p, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(queue));
+}
+
+// CL_MEM_HOST_WRITE_ONLY forbids only host reads: mapping for writing must work, and
+// CL_MAP_WRITE (unlike CL_MAP_WRITE_INVALIDATE_REGION) keeps the pixels the host did not
+// touch. Tutti read the region in through a real image that refused host reads.
+TEST_F(Image, MapHostWriteOnlyImageForWriting) {
+  const size_t w = 8, h = 4;
+  std::vector<unsigned char> init(w * h * 4);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = (unsigned char)(i + 5);
+  cl_mem img = image(CL_MEM_OBJECT_IMAGE2D, w, h, 1, {CL_RGBA, CL_UNSIGNED_INT8},
+                     CL_MEM_READ_WRITE | CL_MEM_HOST_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_mem copy = image(CL_MEM_OBJECT_IMAGE2D, w, h);
+  ASSERT_NE(img, nullptr);
+  ASSERT_NE(copy, nullptr);
+  size_t o[3] = {0, 0, 0}, full[3] = {w, h, 1}, rp = 0;
+  cl_int err = CL_SUCCESS;
+  size_t o1[3] = {2, 1, 0}, r1[3] = {3, 2, 1};
+  auto *p = static_cast<unsigned char *>(clEnqueueMapImage(
+      queue, img, CL_TRUE, CL_MAP_WRITE, o1, r1, &rp, nullptr, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  ASSERT_NE(p, nullptr);
+  p[0] = 250;  // one byte of the region; the rest must keep the image's content
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img, p, 0, nullptr, nullptr));
+  std::vector<unsigned char> want = init;
+  want[(o1[1] * w + o1[0]) * 4] = 250;
+
+  size_t o2[3] = {0, 3, 0}, r2[3] = {w, 1, 1};
+  p = static_cast<unsigned char *>(clEnqueueMapImage(queue, img, CL_TRUE,
+                                                     CL_MAP_WRITE_INVALIDATE_REGION, o2, r2, &rp,
+                                                     nullptr, 0, nullptr, nullptr, &err));
+  ASSERT_CL_OK(err);
+  ASSERT_NE(p, nullptr);
+  for (size_t x = 0; x < w * 4; ++x) p[x] = want[3 * w * 4 + x] = (unsigned char)(x * 3);
+  ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img, p, 0, nullptr, nullptr));
+
+  ASSERT_CL_OK(clEnqueueCopyImage(queue, img, copy, o, o, full, 0, nullptr, nullptr));
+  std::vector<unsigned char> out(init.size());
+  ASSERT_CL_OK(clEnqueueReadImage(queue, copy, CL_TRUE, o, full, 0, 0, out.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(out, want);
+}
+
+// Maps of image arrays and 3-D images, from a later layer on: a 1-D array's slice pitch
+// is its row pitch (each layer is one row), where Tutti reported row x layers and read
+// layers 1.. to the wrong place (0 instead of 129), past the end of its map block.
+TEST_F(Image, MapLayersOfArraysAndVolumes) {
+  const size_t w = 16, layers = 4, h = 3;
+  struct Case {
+    cl_mem_object_type type;
+    size_t dims[3];  // the image's extent as a region
+  } cases[] = {
+      {CL_MEM_OBJECT_IMAGE1D_ARRAY, {w, layers, 1}},
+      {CL_MEM_OBJECT_IMAGE2D_ARRAY, {w, h, layers}},
+      {CL_MEM_OBJECT_IMAGE3D, {w, h, layers}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.type);
+    bool is1DArray = c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    cl_mem img = c.type == CL_MEM_OBJECT_IMAGE3D
+                     ? image(c.type, w, h, layers, {CL_R, CL_UNSIGNED_INT8})
+                     : image(c.type, w, h, 1, {CL_R, CL_UNSIGNED_INT8}, CL_MEM_READ_WRITE,
+                             nullptr, 0, layers);
+    ASSERT_NE(img, nullptr);
+    // Byte (x, y, z) = 128 * layer + 1 + x, the layer being y for a 1-D array, z otherwise.
+    const size_t n = c.dims[0] * c.dims[1] * c.dims[2];
+    std::vector<unsigned char> px(n);
+    auto at = [&](size_t x, size_t y, size_t z) {
+      return (unsigned char)(128 * (is1DArray ? y : z) + 1 + x + (is1DArray ? 0 : 20 * y));
+    };
+    for (size_t z = 0; z < c.dims[2]; ++z)
+      for (size_t y = 0; y < c.dims[1]; ++y)
+        for (size_t x = 0; x < w; ++x) px[(z * c.dims[1] + y) * w + x] = at(x, y, z);
+    size_t o[3] = {0, 0, 0};
+    ASSERT_CL_OK(clEnqueueWriteImage(queue, img, CL_TRUE, o, c.dims, 0, 0, px.data(), 0, nullptr,
+                                     nullptr));
+
+    // The whole image, then a box starting in a later layer.
+    size_t later[3] = {3, 1, is1DArray ? 0u : 1u};
+    size_t box[3] = {5, is1DArray ? layers - 1 : 2, is1DArray ? 1u : layers - 1};
+    for (auto *origin : {o, later}) {
+      const size_t *region = origin == o ? c.dims : box;
+      size_t rp = 0, sp = 0;
+      cl_int err = CL_SUCCESS;
+      auto *p = static_cast<unsigned char *>(clEnqueueMapImage(
+          queue, img, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, origin, region, &rp, &sp, 0, nullptr,
+          nullptr, &err));
+      ASSERT_CL_OK(err);
+      ASSERT_NE(p, nullptr);
+      ASSERT_GE(rp, region[0]);
+      if (is1DArray) EXPECT_EQ(sp, rp) << "a 1-D array's layers are rows";
+      else EXPECT_GE(sp, rp * region[1]);
+      // A 1-D array's layer index is origin/region[1], so its stride is the slice pitch.
+      const size_t ys = is1DArray ? sp : rp, zs = sp;
+      for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y)
+          for (size_t x = 0; x < region[0]; ++x)
+            ASSERT_EQ(p[z * zs + y * ys + x], at(origin[0] + x, origin[1] + y, origin[2] + z))
+                << x << "," << y << "," << z;
+      // Written back to the same layer: the last pixel of the region, through the mapping.
+      size_t lx = region[0] - 1, ly = region[1] - 1, lz = region[2] - 1;
+      p[lz * zs + ly * ys + lx] = 0;
+      ASSERT_CL_OK(clEnqueueUnmapMemObject(queue, img, p, 0, nullptr, nullptr));
+      std::vector<unsigned char> out(n);
+      ASSERT_CL_OK(clEnqueueReadImage(queue, img, CL_TRUE, o, c.dims, 0, 0, out.data(), 0,
+                                      nullptr, nullptr));
+      size_t gx = origin[0] + lx, gy = origin[1] + ly, gz = origin[2] + lz;
+      size_t idx = (gz * c.dims[1] + gy) * w + gx;
+      EXPECT_EQ(out[idx], 0);
+      out[idx] = px[idx];
+      EXPECT_EQ(out, px) << "only the pixel written through the mapping changed";
+      ASSERT_CL_OK(clEnqueueWriteImage(queue, img, CL_TRUE, o, c.dims, 0, 0, px.data(), 0,
+                                       nullptr, nullptr));
+    }
+  }
+}

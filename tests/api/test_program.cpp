@@ -665,3 +665,28 @@ TEST_F(Program, CompileBinaryProgramRejected) {
   ASSERT_CL_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, 0, nullptr, &sz));
   EXPECT_EQ(sz, sizeof(unsigned char *));
 }
+
+// A program made from an empty source string has source: the spec rejects only NULL
+// strings, and clCompileProgram's CL_INVALID_OPERATION is for programs without source or
+// IL. PoCL compiles, links and builds it (no kernels); Tutti took the empty text for no
+// source and answered CL_INVALID_OPERATION.
+TEST_F(Program, EmptySourceCompilesLinksAndBuilds) {
+  cl_program p = source("");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(progString(p, CL_PROGRAM_SOURCE), "");
+  ASSERT_CL_OK(clCompileProgram(p, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_SUCCESS);
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(p, CL_PROGRAM_BINARY_TYPE),
+            (cl_program_binary_type)CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_int err = CL_SUCCESS;
+  cl_program linked = clLinkProgram(ctx, 0, nullptr, nullptr, 1, &p, nullptr, nullptr, &err);
+  ASSERT_CL_OK(err);
+  track(linked);
+  EXPECT_EQ(progInfo<size_t>(linked, CL_PROGRAM_NUM_KERNELS), 0u);
+
+  cl_program b = source("");
+  ASSERT_NE(b, nullptr);
+  ASSERT_CL_OK(clBuildProgram(b, 0, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(progInfo<size_t>(b, CL_PROGRAM_NUM_KERNELS), 0u);
+  EXPECT_EQ(progString(b, CL_PROGRAM_KERNEL_NAMES), "");
+}

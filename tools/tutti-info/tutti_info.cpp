@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   cl_device_type t = devValue<cl_device_type>(d, CL_DEVICE_TYPE);
   std::printf("  type:             %s\n", t & CL_DEVICE_TYPE_GPU ? "GPU" : t & CL_DEVICE_TYPE_CPU ? "CPU" : "accelerator");
   std::printf("  compute units:    %u\n", devValue<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS));
-  std::printf("  global memory:    %.1f GiB (host memory)\n",
+  std::printf("  global memory:    %.1f GiB (TUTTI_GLOBAL_MEM_MB)\n",
               double(devValue<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE)) / (1 << 30));
   std::printf("  max allocation:   %.1f GiB\n", double(devValue<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE)) / (1 << 30));
   std::printf("  local memory:     %lu KiB\n", (unsigned long)(devValue<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE) / 1024));
