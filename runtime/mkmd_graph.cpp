@@ -75,6 +75,7 @@ int MkmdGraphBuilder::bufferOf(_cl_mem *m) {
   b.bytes = root->size;
   b.fromHost = root->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
   file.graph.buffers.push_back(b);
+  roots.push_back(root);
   return buffers_[root] = int(file.graph.buffers.size() - 1);
 }
 

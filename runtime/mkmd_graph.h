@@ -17,6 +17,7 @@ struct MkmdGraphBuilder {
   std::vector<std::string> labels;   // per device model: the backing device
   std::vector<Command *> kernels;    // per graph kernel: its command
   std::vector<bool> analysed;        // per graph kernel: access and times from the compiler
+  std::vector<_cl_mem *> roots;      // per graph buffer: the app's root buffer
 
   // The context's backing devices as device models (once).
   void devices(_cl_context *ctx);
