@@ -121,7 +121,6 @@ void Runtime::dispatcherLoop() {
     bool retry;
     inbox().take(done, retry);
     ApiLock lock;
-    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     for (Command *cmd : done) {
       for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(earlier));
@@ -135,7 +134,7 @@ void Runtime::dispatcherLoop() {
 // ---------------------------------------------------------------- lifetime
 
 _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   auto *ev = new _cl_event();
   ev->ctx = ctx;
   ev->queue = q;
@@ -148,7 +147,7 @@ _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_
 }
 
 void Runtime::releaseApp(ObjectHeader *o) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   if (o->refs == 0) return;
   if (--o->refs == 0) {
     remove(o);  // the handle is no longer valid for the app
@@ -157,7 +156,7 @@ void Runtime::releaseApp(ObjectHeader *o) {
 }
 
 void Runtime::release(ObjectHeader *o) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   if (o->internal == 0) return;
   if (--o->internal == 0 && o->refs == 0) destroy(o);
 }
@@ -218,7 +217,7 @@ void Runtime::complete(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   ev->done = true;
   complete(ev, status);
@@ -226,7 +225,7 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::needCompletion(_cl_event *ev) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   // The app sees a queue's commands complete in order, so all before ev must report.
   // Arming the whole queue covers every event in it, so a clFinish over n events or a
   // status poll in a loop walks the queue once, not once per event or per poll.
@@ -266,7 +265,7 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
 // ---------------------------------------------------------------- graph
 
 void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   _cl_command_queue *q = cmd->q;
   retain(q);
@@ -298,7 +297,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 }
 
 void Runtime::flush(_cl_command_queue *q) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
   // lists the command), and moving a std::deque out allocates a new one each time.
@@ -415,7 +414,6 @@ void Runtime::issue(Command *cmd) {
         afterUnlock([this, ev = cmd->ev, job = std::move(r.job), before] {
           cl_int st = job();
           ApiLock lock;
-          mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
           Scope scope(*this);
           for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
           finish(ev->cmd, st);
@@ -473,7 +471,6 @@ void Runtime::waitOutside(Command *cmd) {
     waitEach(*copies);
     copies->clear();  // before taking the lock, not when the job is dropped
     ApiLock lock;
-    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
     Command *c = ev->cmd;
