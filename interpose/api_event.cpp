@@ -20,7 +20,7 @@ _cl_event *commandEvent(_cl_command_queue *q, cl_command_type type) {
 }
 
 cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits, cl_event *event,
-              bool blocking) REQUIRES(runtime().mu) {
+              bool blocking) REQUIRES(apiMutex) {
   Runtime &rt = runtime();
   _cl_event *ev = cmd->ev;
   // The app's handle (if asked for) is the command's event with the app's reference.

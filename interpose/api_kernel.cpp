@@ -34,7 +34,7 @@ size_t builtinTypeSize(std::string t) {
 // The probe is a driver build (hundreds of ms), so it runs with the API lock released
 // (issue 16) while an internal reference keeps k alive. *gone: the app released k
 // meanwhile (k is freed on return).
-size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) REQUIRES(runtime().mu) {
+size_t probedTypeSize(ApiLock &lock, _cl_kernel *k, cl_uint arg, bool *gone) REQUIRES(apiMutex) {
   static std::map<std::string, size_t> cache;  // by options, type and source; API lock held
   *gone = false;
   _cl_program *p = k->program;

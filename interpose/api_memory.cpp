@@ -67,7 +67,7 @@ namespace {
 // reach the buffer yet (it is registered after), and the reference the caller took on
 // the context keeps the slot the upload uses.
 cl_int uploadInitialUnlocked(ApiLock &lock, _cl_mem *m, const InitialUpload &up)
-    REQUIRES(runtime().mu) {
+    REQUIRES(apiMutex) {
   cl_int err;
   if (up.ds->dev->callsOutsideLock) {
     lock.unlock();

@@ -72,7 +72,7 @@ struct BuildOutcome {
 // the driver. The caller publishes the outcome and calls finishUnlocked.
 template <typename F>
 BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_program *> &hold,
-                           bool executable, F fn) REQUIRES(runtime().mu) {
+                           bool executable, F fn) REQUIRES(apiMutex) {
   p->building = true;
   runtime().retain(p);
   for (_cl_program *h : hold) runtime().retain(h);

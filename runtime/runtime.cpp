@@ -122,7 +122,6 @@ void Runtime::dispatcherLoop() {
     bool retry;
     inbox().take(done, retry);
     ApiLock lock;
-    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     for (Command *cmd : done) {
       for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(earlier));
@@ -136,7 +135,7 @@ void Runtime::dispatcherLoop() {
 // ---------------------------------------------------------------- lifetime
 
 _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   auto *ev = new _cl_event();
   ev->ctx = ctx;
   ev->queue = q;
@@ -149,7 +148,7 @@ _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_
 }
 
 void Runtime::releaseApp(ObjectHeader *o) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   if (o->refs == 0) return;
   if (--o->refs == 0) {
     remove(o);  // the handle is no longer valid for the app
@@ -158,7 +157,7 @@ void Runtime::releaseApp(ObjectHeader *o) {
 }
 
 void Runtime::release(ObjectHeader *o) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   if (o->internal == 0) return;
   if (--o->internal == 0 && o->refs == 0) destroy(o);
 }
@@ -219,7 +218,7 @@ void Runtime::complete(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   ev->done = true;
   complete(ev, status);
@@ -227,7 +226,7 @@ void Runtime::setUserEventStatus(_cl_event *ev, cl_int status) {
 }
 
 void Runtime::needCompletion(_cl_event *ev) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   // The app sees a queue's commands complete in order, so all before ev must report.
   // Arming the whole queue covers every event in it, so a clFinish over n events or a
   // status poll in a loop walks the queue once, not once per event or per poll.
@@ -267,7 +266,7 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
 // ---------------------------------------------------------------- graph
 
 void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   _cl_command_queue *q = cmd->q;
   retain(q);
@@ -301,7 +300,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 }
 
 void Runtime::flush(_cl_command_queue *q) {
-  mu.assertHeld();  // callers below the API layer are not annotated yet
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   if (settings().mode == KernelMode::Mkmd && !q->held.empty()) mkmdScheduleHeld(q->held);
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
@@ -419,7 +418,6 @@ void Runtime::issue(Command *cmd) {
         afterUnlock([this, ev = cmd->ev, job = std::move(r.job), before] {
           cl_int st = job();
           ApiLock lock;
-          mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
           Scope scope(*this);
           for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
           finish(ev->cmd, st);
@@ -477,7 +475,6 @@ void Runtime::waitOutside(Command *cmd) {
     waitEach(*copies);
     copies->clear();  // before taking the lock, not when the job is dropped
     ApiLock lock;
-    mu.assertHeld();  // ApiLock took runtime().mu, which is this->mu
     Scope scope(*this);
     for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
     Command *c = ev->cmd;

@@ -76,44 +76,42 @@ class HandleRegistry {
 
 class Runtime {
  public:
-  // The runtime lock: guards every object and the scheduler. The objects' fields are not
-  // annotated (they are plain structs shared with the layers below); the runtime's own
-  // state is, and so are the functions that need the lock. Public functions called from
-  // unannotated code below the API layer assert the lock instead of requiring it.
-  Mutex mu;
-  std::condition_variable done;  // notified whenever an event's status changes (waits on mu)
+  // The runtime lock is apiMutex (thread_annotations.h): it guards every object and the
+  // scheduler. Public functions called from unannotated code below the API layer assert
+  // the lock instead of requiring it.
+  std::condition_variable done;  // notified whenever an event's status changes (waits on apiMutex)
 
   // ---- registry: handles the app may pass back ----
   void add(void *h, ObjType t) {
-    mu.assertHeld();
+    apiMutex.assertHeld();
     registry_.add(h, t);
   }
   void remove(void *h) {
-    mu.assertHeld();
+    apiMutex.assertHeld();
     registry_.remove(h);
   }
   bool valid(const void *h, ObjType t) const {
-    mu.assertHeld();
+    apiMutex.assertHeld();
     return registry_.valid(h, t);
   }
   size_t liveObjects() const {
-    mu.assertHeld();
+    apiMutex.assertHeld();
     return registry_.size();
   }
 
-  // ---- scheduler (call with mu held) ----
+  // ---- scheduler (call with apiMutex held) ----
   // Takes ownership of cmd; computes its dependencies from wait list and queue order.
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
   void flush(_cl_command_queue *q);
-  // Blocks (releasing mu) until every event is complete or failed.
-  cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(mu);
+  // Blocks (releasing apiMutex) until every event is complete or failed.
+  cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(apiMutex);
   void setUserEventStatus(_cl_event *ev, cl_int status);
   // Someone will look at ev's completion: make sure the driver reports it.
   void needCompletion(_cl_event *ev);
 
-  // ---- object lifetime (call with mu held) ----
+  // ---- object lifetime (call with apiMutex held) ----
   void retain(ObjectHeader *o) {
-    mu.assertHeld();
+    apiMutex.assertHeld();
     ++o->internal;
   }
   void release(ObjectHeader *o);          // drops an internal reference
@@ -135,7 +133,7 @@ class Runtime {
   // host-side commands cannot overflow the stack.
   class Scope {
    public:
-    explicit Scope(Runtime &r) REQUIRES(r.mu) : r_(r) { ++r_.depth_; }
+    explicit Scope(Runtime &r) REQUIRES(apiMutex) : r_(r) { ++r_.depth_; }
     ~Scope() NO_THREAD_SAFETY_ANALYSIS {  // made under the lock, ends in the same scope
       if (r_.depth_ == 1) r_.drain();
       --r_.depth_;
@@ -143,30 +141,30 @@ class Runtime {
    private:
     Runtime &r_;
   };
-  void kick(Command *cmd) REQUIRES(mu) { runnable_.push_back(cmd); }
-  void drain() REQUIRES(mu);
-  void tryStart(Command *cmd) REQUIRES(mu);
-  bool depsMetOn(Command *cmd, int slot) REQUIRES(mu);
-  int chainSlot(Command *cmd) REQUIRES(mu);
-  void issue(Command *cmd) REQUIRES(mu);
-  void finish(Command *cmd, cl_int status) REQUIRES(mu);
-  void wakeWaiters(_cl_event *ev) REQUIRES(mu);
-  void reportInOrder(_cl_command_queue *q) REQUIRES(mu);
-  void complete(_cl_event *ev, cl_int status) REQUIRES(mu);
-  void setStatus(_cl_event *ev, cl_int status) REQUIRES(mu);
-  void destroy(ObjectHeader *o) REQUIRES(mu);
-  void dispatcherLoop() EXCLUDES(mu);
+  void kick(Command *cmd) REQUIRES(apiMutex) { runnable_.push_back(cmd); }
+  void drain() REQUIRES(apiMutex);
+  void tryStart(Command *cmd) REQUIRES(apiMutex);
+  bool depsMetOn(Command *cmd, int slot) REQUIRES(apiMutex);
+  int chainSlot(Command *cmd) REQUIRES(apiMutex);
+  void issue(Command *cmd) REQUIRES(apiMutex);
+  void finish(Command *cmd, cl_int status) REQUIRES(apiMutex);
+  void wakeWaiters(_cl_event *ev) REQUIRES(apiMutex);
+  void reportInOrder(_cl_command_queue *q) REQUIRES(apiMutex);
+  void complete(_cl_event *ev, cl_int status) REQUIRES(apiMutex);
+  void setStatus(_cl_event *ev, cl_int status) REQUIRES(apiMutex);
+  void destroy(ObjectHeader *o) REQUIRES(apiMutex);
+  void dispatcherLoop() EXCLUDES(apiMutex);
   void notifierLoop() EXCLUDES(notifyMu_);
-  void retryStaging() REQUIRES(mu);
-  void waitOutside(Command *cmd) REQUIRES(mu);
-  void finishIssuedBefore(DeviceSlot &ds, uint64_t order) REQUIRES(mu);
+  void retryStaging() REQUIRES(apiMutex);
+  void waitOutside(Command *cmd) REQUIRES(apiMutex);
+  void finishIssuedBefore(DeviceSlot &ds, uint64_t order) REQUIRES(apiMutex);
 
-  HandleRegistry registry_ GUARDED_BY(mu);
-  std::vector<Command *> staging_ GUARDED_BY(mu);  // waiting for device->host copies
-  std::deque<Command *> runnable_ GUARDED_BY(mu);  // may start now (see Scope)
-  std::vector<Command *> retired_ GUARDED_BY(mu);  // finished, freed when the outermost Scope ends
-  std::vector<_cl_event *> depsScratch_ GUARDED_BY(mu);  // enqueue's dependency list, kept
-  int depth_ GUARDED_BY(mu) = 0;
+  HandleRegistry registry_ GUARDED_BY(apiMutex);
+  std::vector<Command *> staging_ GUARDED_BY(apiMutex);  // waiting for device->host copies
+  std::deque<Command *> runnable_ GUARDED_BY(apiMutex);  // may start now (see Scope)
+  std::vector<Command *> retired_ GUARDED_BY(apiMutex);  // finished, freed when the outermost Scope ends
+  std::vector<_cl_event *> depsScratch_ GUARDED_BY(apiMutex);  // enqueue's dependency list, kept
+  int depth_ GUARDED_BY(apiMutex) = 0;
 
   Mutex notifyMu_;
   std::condition_variable_any notifyCv_;
@@ -184,24 +182,24 @@ Runtime &runtime();
 // capability: unlock()/lock() around long work (builds) are checked like the lock itself.
 class SCOPED_CAPABILITY ApiLock {
  public:
-  explicit ApiLock(const char *caller = __builtin_FUNCTION()) ACQUIRE(runtime().mu)
-      : caller_(caller), t0_(tracing() ? nowNs() : 0), lk(runtime().mu.native()) {}
+  explicit ApiLock(const char *caller = __builtin_FUNCTION()) ACQUIRE(apiMutex)
+      : caller_(caller), t0_(tracing() ? nowNs() : 0), lk(apiMutex.native()) {}
   ~ApiLock() RELEASE() {
     if (lk.owns_lock()) lk.unlock();
     runtime().runAfterUnlock();
     if (t0_ && caller_[0] == 'c' && caller_[1] == 'l') traceSpan(-1, "api", caller_, t0_, nowNs(), 0);
   }
   // Lets other threads in during long work that touches no shared state. Named as the
-  // runtime lock itself, so helpers given an ApiLock & can say REQUIRES(runtime().mu).
-  void unlock() RELEASE(runtime().mu) NO_THREAD_SAFETY_ANALYSIS { lk.unlock(); }
-  void lock() ACQUIRE(runtime().mu) NO_THREAD_SAFETY_ANALYSIS { lk.lock(); }
+  // runtime lock itself, so helpers given an ApiLock & can say REQUIRES(apiMutex).
+  void unlock() RELEASE(apiMutex) NO_THREAD_SAFETY_ANALYSIS { lk.unlock(); }
+  void lock() ACQUIRE(apiMutex) NO_THREAD_SAFETY_ANALYSIS { lk.lock(); }
 
  private:
   const char *caller_;
   uint64_t t0_;
 
  public:
-  std::unique_lock<std::mutex> lk;  // on mu.native(), for Runtime::wait's condition variable
+  std::unique_lock<std::mutex> lk;  // on apiMutex.native(), for Runtime::wait's condition variable
 };
 
 }  // namespace tutti

@@ -45,6 +45,12 @@ class CAPABILITY("mutex") Mutex {
   std::mutex m_;
 };
 
+// The API lock: the one lock of the runtime (Runtime, ApiLock in runtime.h), which guards
+// every virtual object. A process-wide capability declared below the objects, so that
+// their fields can be GUARDED_BY it and functions of every layer can REQUIRE it.
+// Constant-initialized (std::mutex's constructor is constexpr): usable before main.
+inline Mutex apiMutex;
+
 // std::lock_guard / std::unique_lock for Mutex, as the analysis sees them. Lockable, so
 // std::condition_variable_any can wait on it.
 class SCOPED_CAPABILITY MutexLock {
