@@ -27,7 +27,7 @@ struct Piece {
 struct Merge {
   unsigned arg = 0;
   _cl_mem *root = nullptr;
-  Range r;                          // the argument's bytes in the root store
+  Range r;                          // the bytes the launch may write, in the root store
   cc::AtomicCombine rule = cc::AtomicCombine::None;  // None: plain writes, merged by diff
   unsigned width = 0;
   std::vector<unsigned char> initial;                // pre-launch content of r

@@ -130,7 +130,14 @@ bool skmdPlan(Command *cmd) {
       Merge m;
       m.arg = i;
       m.root = rootOf(a.mem);
-      m.r = a.mem->range();
+      // The bytes the launch may write, by which the command graph orders commands
+      // (launchAccess): the merge touches no others, which commands not ordered after
+      // this one may write meanwhile.
+      m.r = skmdClamp(cc::accessedRange(*L->info, i, cc::AccessMode::Write, nd, L->scalars, 0, total),
+                      a.mem);
+      for (Range h : hulls)
+        if (!h.empty()) m.r = m.r.empty() ? h : Range{std::min(m.r.begin, h.begin), std::max(m.r.end, h.end)};
+      if (m.r.empty()) continue;
       m.rule = ai.atomic ? ai.combine : cc::AtomicCombine::None;
       m.width = ai.atomic_width;
       if (ai.atomic && m.rule == cc::AtomicCombine::None)

@@ -316,3 +316,37 @@ TEST_F(LockRelease, CopyHostPtrUploadDoesNotStallOtherThreadsEnqueues) {
                                    nullptr));
   EXPECT_EQ(tail, std::vector<unsigned char>(kTail, 7));
 }
+
+class SplitMerge : public ClTest {};
+
+// A split launch's host merge writes only the bytes the launch may write: a later command
+// that writes other bytes of the same buffer is not ordered after the launch and may run
+// before the merge. Without replicas that are the homes (TUTTI_ZERO_COPY=0, ctest
+// tutti_api_lock_release_merge_pthreads) the merge started again from the whole
+// buffer's pre-launch content and undid such a write, or counted it twice.
+TEST_F(SplitMerge, LeavesBytesItDoesNotWrite) {
+  TUTTI_ONLY();
+  if (getEnv("TUTTI_MODE") != "skmd" || getEnv("TUTTI_PARTITION") != "fixed:1,1")
+    GTEST_SKIP() << "needs a forced split (ctest tutti_api_lock_release_merge)";
+  const char *src =
+      "__kernel void bump(__global uint *h) {\n"
+      "  atomic_inc(&h[get_local_id(0) % 64]);\n"
+      "}\n";
+  cl_kernel bump = makeKernel(makeProgram(src), "bump");
+  const size_t n = 4096, global = 4096, local = 64;
+  std::vector<cl_uint> zeros(n, 0), sevens(n - 64, 7), got(n, 0);
+  cl_mem h = makeBuffer(n * sizeof(cl_uint), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.data());
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(clSetKernelArg(bump, 0, sizeof h, &h));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, bump, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, h, CL_FALSE, 64 * sizeof(cl_uint), sevens.size() * sizeof(cl_uint),
+                                    sevens.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, h, CL_TRUE, 0, n * sizeof(cl_uint), got.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) {
+    cl_uint want = i < 64 ? cl_uint(global / 64) : 7;
+    if (got[i] != want) {
+      ADD_FAILURE() << "h[" << i << "] is " << got[i] << ", not " << want;
+      break;
+    }
+  }
+}
