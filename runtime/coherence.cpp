@@ -167,7 +167,7 @@ bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *
 }
 
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
-                       cl_int *err, bool hostOnly) {
+                       cl_int *err, bool hostOnly, std::vector<RealEvent> *uploads) {
   BufferStore &st = *root->store;
   cl_mem dst = realBuffer(root, slot, err);
   if (!dst) return true;
@@ -205,12 +205,15 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   DeviceSlot &ds = ctx->slots[slot];
   for (Range g : missing) {
     // Not staged: staging serves the app's own copies (staging.h), this one is the home's.
-    *err = writeQueued(ds, dst, g.begin, g.size(), st.home + g.begin, Route::Driver, nullptr);
+    RealEvent e;
+    *err = writeQueued(ds, dst, g.begin, g.size(), st.home + g.begin, Route::Driver,
+                       uploads ? &e : nullptr);
     if (*err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: clEnqueueWriteBuffer(%zu bytes) failed: %s", ds.dev->label().c_str(),
                 g.size(), clErrorName(*err));
       return true;
     }
+    if (uploads) uploads->push_back(std::move(e));
     st.devValid[slot].add(g);
   }
   return true;

@@ -19,9 +19,11 @@ bool waitFills(BufferStore &st, Range r, Command *cmd);
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);
 bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err);
 // hostOnly: only bring to the host what the device lacks and only a device holds (the
-// uploads themselves are left for a later call).
+// uploads themselves are left for a later call). uploads: when given, gets the event of
+// every upload from the home made here.
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
-                       cl_int *err, bool hostOnly = false);
+                       cl_int *err, bool hostOnly = false,
+                       std::vector<RealEvent> *uploads = nullptr);
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
 void wrote(BufferStore &st, Range r, int slot);
 // True when every device->host copy cmd waited for has landed (a failed one sets

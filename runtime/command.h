@@ -3,6 +3,7 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -62,6 +63,15 @@ struct Command {
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
   std::vector<uint64_t> forcedGroups;  // TUTTI_MODE=mkmd: work-groups per slot its schedule gave
+  // Host work the command waits for: copies, merges and driver waits that run on the
+  // runtime's host-work thread with the API lock released (Runtime::runHostWork), either
+  // before the command is issued (it is issued again after: a split launch's snapshot)
+  // or after its device work (it finishes after: a split launch's merges). hostWork
+  // returns a status, which hostLanded, when set, gets under the lock and turns into the
+  // command's. Nothing else touches what the work touches meanwhile: commands that use
+  // those bytes wait for this one.
+  std::function<cl_int()> hostWork;
+  std::function<cl_int(cl_int)> hostLanded;
 };
 
 inline DeviceSlot &slotOf(const Command *cmd, int slot) { return cmd->q->ctx->slots[slot]; }

@@ -92,29 +92,10 @@ void Runtime::startThreads() {
   if (started_) return;
   started_ = true;
   dispatcher_ = std::thread([this] { dispatcherLoop(); });
-  notifier_ = std::thread([this] { notifierLoop(); });
   dispatcher_.detach();
-  notifier_.detach();
 }
 
-void Runtime::notify(std::function<void()> fn) {
-  MutexLock g(notifyMu_);
-  notifyQ_.push_back(std::move(fn));
-  notifyCv_.notify_one();
-}
-
-void Runtime::notifierLoop() {
-  for (;;) {
-    std::function<void()> fn;
-    {
-      MutexLock g(notifyMu_);
-      while (notifyQ_.empty()) notifyCv_.wait(g);
-      fn = std::move(notifyQ_.front());
-      notifyQ_.pop_front();
-    }
-    fn();
-  }
-}
+void Runtime::notify(std::function<void()> fn) { notifier_.post(std::move(fn)); }
 
 void Runtime::dispatcherLoop() {
   for (;;) {
@@ -124,9 +105,8 @@ void Runtime::dispatcherLoop() {
     ApiLock lock;
     Scope scope(*this);
     for (Command *cmd : done) {
-      for (Command *earlier : completedBefore(cmd)) finish(earlier, collectRealCompletion(earlier));
-      cl_int st = collectRealCompletion(cmd);
-      finish(cmd, st);
+      for (Command *earlier : completedBefore(cmd)) collected(earlier, collectRealCompletion(earlier));
+      collected(cmd, collectRealCompletion(cmd));
     }
     if (retry) retryStaging();
   }
@@ -391,6 +371,11 @@ void Runtime::tryStart(Command *cmd) {
 
 void Runtime::issue(Command *cmd) {
   IssueResult r = planCommand(cmd, true) ? issueCommand(cmd) : IssueResult{IssueResult::Staging};
+  if (r.kind == IssueResult::Staging && cmd->hostWork) {
+    cmd->state = Command::State::Staging;
+    runHostWork(cmd);
+    return;
+  }
   // Staging with nothing in flight means a host-side failure (no home memory).
   if (r.kind == IssueResult::Staging && cmd->staging.empty())
     r = {IssueResult::Done, cmd->stagingError ? cmd->stagingError : CL_OUT_OF_HOST_MEMORY};
@@ -432,9 +417,7 @@ void Runtime::issue(Command *cmd) {
       for (Command *w : cmd->ev->waiters) kick(w);
       return;
     case IssueResult::Done:
-      cmd->state = Command::State::Issued;
-      if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
-      finish(cmd, r.status);
+      endIssued(cmd, r.status);
       return;
   }
 }
@@ -495,8 +478,47 @@ void Runtime::finishIssuedBefore(DeviceSlot &ds, uint64_t order) {
   while (!ds.lazy.empty() && ds.lazy.front()->order <= order) {
     Command *c = ds.lazy.front();
     ds.lazy.pop_front();
-    finish(c, collectRealCompletion(c));
+    collected(c, collectRealCompletion(c));
   }
+}
+
+// collectRealCompletion leaves host work (Command::hostWork) only where the device work
+// succeeded: the command finishes once that work is done.
+void Runtime::collected(Command *cmd, cl_int status) {
+  if (cmd->hostWork) runHostWork(cmd);
+  else finish(cmd, status);
+}
+
+// On a thread of its own: the dispatcher's completions are what other threads wait for,
+// and the thread that issued the command may be an app's non-blocking enqueue.
+void Runtime::runHostWork(Command *cmd) {
+  retain(cmd->ev);
+  hostWorker_.post([this, ev = cmd->ev, work = std::move(cmd->hostWork),
+                    landed = std::move(cmd->hostLanded)] {
+    cl_int st = work();
+    ApiLock lock;
+    Scope scope(*this);
+    Command *c = ev->cmd;
+    if (landed) st = landed(st);
+    if (c->state != Command::State::Staging) {
+      finish(c, st);
+    } else if (st == CL_SUCCESS) {
+      c->state = Command::State::Ready;
+      issue(c);
+    } else {
+      endIssued(c, st);
+    }
+    release(ev);
+  });
+  cmd->hostWork = nullptr;
+  cmd->hostLanded = nullptr;
+}
+
+// Issued and over at once: host-side commands, and those that failed before their device work.
+void Runtime::endIssued(Command *cmd, cl_int status) {
+  cmd->state = Command::State::Issued;
+  if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
+  finish(cmd, status);
 }
 
 void Runtime::retryStaging() {

@@ -15,6 +15,7 @@
 #include "objects.h"
 #include "thread_annotations.h"
 #include "trace.h"
+#include "worker_pool.h"
 
 namespace tutti {
 
@@ -154,10 +155,12 @@ class Runtime {
   void setStatus(_cl_event *ev, cl_int status) REQUIRES(apiMutex);
   void destroy(ObjectHeader *o) REQUIRES(apiMutex);
   void dispatcherLoop() EXCLUDES(apiMutex);
-  void notifierLoop() EXCLUDES(notifyMu_);
   void retryStaging() REQUIRES(apiMutex);
   void waitOutside(Command *cmd) REQUIRES(apiMutex);
   void finishIssuedBefore(DeviceSlot &ds, uint64_t order) REQUIRES(apiMutex);
+  void collected(Command *cmd, cl_int status) REQUIRES(apiMutex);
+  void runHostWork(Command *cmd) REQUIRES(apiMutex);
+  void endIssued(Command *cmd, cl_int status) REQUIRES(apiMutex);
 
   HandleRegistry registry_ GUARDED_BY(apiMutex);
   std::vector<Command *> staging_ GUARDED_BY(apiMutex);  // waiting for device->host copies
@@ -166,11 +169,9 @@ class Runtime {
   std::vector<_cl_event *> depsScratch_ GUARDED_BY(apiMutex);  // enqueue's dependency list, kept
   int depth_ GUARDED_BY(apiMutex) = 0;
 
-  Mutex notifyMu_;
-  std::condition_variable_any notifyCv_;
-  std::deque<std::function<void()>> notifyQ_ GUARDED_BY(notifyMu_);
-
-  std::thread dispatcher_, notifier_;
+  JobThread notifier_;  // user callbacks, in order, without locks
+  JobThread hostWorker_;  // Command::hostWork, in order
+  std::thread dispatcher_;
   bool started_ = false;
 };
 

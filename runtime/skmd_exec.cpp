@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <string>
 
 #include "backend.h"
 #include "clock.h"
@@ -16,6 +18,7 @@
 #include "memory.h"
 #include "skmd.h"
 #include "skmd_launch.h"
+#include "thread_annotations.h"
 #include "trace.h"
 #include "transfer.h"
 
@@ -32,8 +35,10 @@ void CL_CALLBACK onPiece(cl_event, cl_int, void *user) {
 }
 
 // Makes piece pi's inputs (and the pre-launch content of what it may write) valid on
-// its device (hostOnly: only their host side, see ensureDeviceRange). False: wait.
-bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
+// its device (hostOnly: only their host side, see ensureDeviceRange; uploads: see there).
+// False: wait.
+bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly,
+                std::vector<RealEvent> *uploads = nullptr) {
   SkmdLaunch &L = *cmd->skmd;
   _cl_context *ctx = cmd->q->ctx;
   Piece &p = L.pieces[pi];
@@ -47,7 +52,7 @@ bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
     if (ai.read) {
       Range r = skmdClamp(cc::accessedRange(ki, i, cc::AccessMode::Read, L.nd, L.scalars, p.first,
                                           p.count), a.mem);
-      if (!r.empty()) ready &= ensureDeviceRange(ctx, root, r, p.slot, cmd, &err, hostOnly);
+      if (!r.empty()) ready &= ensureDeviceRange(ctx, root, r, p.slot, cmd, &err, hostOnly, uploads);
     }
     if (ai.written || ai.atomic) {
       Range w{};
@@ -55,7 +60,7 @@ bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
         if (m.arg == i) w = m.hull[pi];
       for (auto &c : L.concat)
         if (c.first == i) w = c.second[pi];
-      if (!w.empty()) ready &= ensureDeviceRange(ctx, root, w, p.slot, cmd, &err, hostOnly);
+      if (!w.empty()) ready &= ensureDeviceRange(ctx, root, w, p.slot, cmd, &err, hostOnly, uploads);
     }
     if (!ai.read && !ai.written && !ai.atomic) {
       // Passed but never touched: the real buffer must still exist.
@@ -66,32 +71,80 @@ bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly) {
   return ready;
 }
 
-// Stages every piece and snapshots what will be merged. False: wait for copies.
+// The slot of a piece whose partial result of a merged buffer goes straight into that
+// buffer's home (the zero-copy CPU's replica is the home), or -1.
+int homeWriterSlot(const SkmdLaunch &L) {
+  for (auto &m : L.merges)
+    for (auto &p : L.pieces)
+      if (p.slot == m.root->store->alias) return p.slot;
+  return -1;
+}
+
+// Pre-launch content copied under the lock at most this big; more is host work.
+constexpr size_t kSnapshotHere = 256 << 10;
+
+// Before the pieces of a merged launch start: a piece that writes its partial result into
+// the home (homeWriterSlot) must not start while the other devices may still upload their
+// pre-launch copy from it, and every merge needs the pre-launch content of its bytes.
+// Waiting for the uploads and copying whole buffers would hold the API lock, so they are
+// host work (Command::hostWork) unless there is nothing to wait for and little to copy.
+// False: the command waits for that work.
+bool prepareMerges(Command *cmd, cl_int &err) {
+  SkmdLaunch &L = *cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  auto waits = std::make_shared<std::vector<RealEvent>>();
+  std::vector<RealEvent> here;  // on drivers that must be called under the lock
+  for (auto &[slot, e] : L.uploads)
+    (ctx->slots[slot].dev->callsOutsideLock ? *waits : here).push_back(std::move(e));
+  L.uploads.clear();
+  err = waitEach(here);
+  if (err != CL_SUCCESS || (L.snapshotTaken && waits->empty())) return true;
+  std::vector<const char *> from;
+  size_t bytes = 0;
+  for (auto &m : L.merges) {
+    from.push_back(m.root->store->home + m.r.begin);
+    bytes += m.r.size();
+  }
+  auto snapshot = [L = cmd->skmd, from] {
+    for (size_t i = 0; i < from.size(); ++i)
+      L->merges[i].initial.assign(from[i], from[i] + L->merges[i].r.size());
+  };
+  if (waits->empty() && bytes <= kSnapshotHere) {
+    snapshot();
+    L.snapshotTaken = true;
+    return true;
+  }
+  cmd->hostWork = [waits, snapshot, taken = L.snapshotTaken] {
+    cl_int e = waitEach(*waits);
+    waits->clear();  // now, not when the job is dropped
+    if (!taken) snapshot();
+    return e;
+  };
+  L.snapshotTaken = true;
+  return false;
+}
+
+// Stages every piece and prepares the merges. False: wait, for copies in flight
+// (cmd->staging) or for host work (cmd->hostWork).
 bool stage(Command *cmd, cl_int &err, bool hostOnly) {
   SkmdLaunch &L = *cmd->skmd;
   _cl_context *ctx = cmd->q->ctx;
   bool ready = true;
   for (auto &m : L.merges) ready &= ensureHost(ctx, *m.root->store, m.r, cmd);
-  for (size_t pi = 0; pi < L.pieces.size() && err == CL_SUCCESS; ++pi)
-    ready &= stagePiece(cmd, pi, err, hostOnly);
-  if (!ready || err != CL_SUCCESS || hostOnly) return ready;
-  bool aliasMerged = false;
-  for (auto &m : L.merges) {
-    const char *home = m.root->store->home;
-    m.initial.assign(home + m.r.begin, home + m.r.end);
-    for (auto &p : L.pieces) aliasMerged |= p.slot == m.root->store->alias;
+  std::vector<RealEvent> uploads;
+  for (size_t pi = 0; pi < L.pieces.size() && err == CL_SUCCESS; ++pi) {
+    int slot = L.pieces[pi].slot;
+    ready &= stagePiece(cmd, pi, err, hostOnly, L.merges.empty() ? nullptr : &uploads);
+    for (RealEvent &e : uploads) L.uploads.push_back({slot, std::move(e)});
+    uploads.clear();
   }
-  // A piece on the zero-copy CPU writes its partial result into the home while the
-  // other devices may still be uploading their pre-launch copy from it: let those
-  // uploads land first.
-  if (aliasMerged)
-    for (auto &p : L.pieces) {
-      DeviceSlot &ds = ctx->slots[p.slot];
-      bool alias = false;
-      for (auto &m : L.merges) alias |= p.slot == m.root->store->alias;
-      if (!alias) icd(ds.queue).clFinish(ds.queue);
-    }
-  return true;
+  if (!ready || err != CL_SUCCESS || hostOnly || L.merges.empty()) return ready;
+  // Only now: staging the zero-copy CPU's piece may have made its replica the home.
+  int writer = homeWriterSlot(L);
+  L.uploads.erase(std::remove_if(L.uploads.begin(), L.uploads.end(),
+                                 [writer](const auto &u) { return writer < 0 || u.first == writer; }),
+                  L.uploads.end());
+  return prepareMerges(cmd, err);
 }
 
 cl_int launchPiece(Command *cmd, Piece &p) {
@@ -137,43 +190,85 @@ void mergeDiff(unsigned char *dst, const unsigned char *part, const unsigned cha
     if (part[i] != init[i]) dst[i] = part[i];
 }
 
-cl_int runMerges(Command *cmd) {
-  SkmdLaunch &L = *cmd->skmd;
-  _cl_context *ctx = cmd->q->ctx;
+// Where a merge's partial results come from and go to, captured under the lock: the host
+// work that merges them runs without it.
+struct MergePart {
+  DeviceSlot *ds;
+  cl_mem buf;
+  Range h;
+};
+struct MergeInto {
+  unsigned char *home;
+  bool restore;  // no piece wrote the home: it starts again from the pre-launch content
+  std::vector<MergePart> parts;  // the partial results read back from devices
+};
+
+// A driver that must not be called beside the lock (BackingDevice::callsOutsideLock) reads
+// under it; the rest of the merge runs without it.
+cl_int readPartial(const MergePart &p, unsigned char *dst) {
+  auto read = [&] {
+    return readNow(*p.ds, p.buf, p.h.begin, p.h.size(), dst, Route::StagedIfWanted, "partial result");
+  };
+  if (p.ds->dev->callsOutsideLock) return read();
+  MutexLock l(apiMutex);
+  return read();
+}
+
+cl_int runMerges(const SkmdLaunch &L, const std::vector<MergeInto> &into, const std::string &kernel) {
   std::vector<unsigned char> tmp;
-  for (auto &m : L.merges) {
-    BufferStore &st = *m.root->store;
-    unsigned char *home = reinterpret_cast<unsigned char *>(st.home);
+  for (size_t mi = 0; mi < L.merges.size(); ++mi) {
+    const Merge &m = L.merges[mi];
+    const MergeInto &in = into[mi];
     // A zero-copy CPU piece left its partial result in the home, which started from
     // the pre-launch content: the other pieces' changes go on top of it.
-    bool aliasPiece = false;
-    for (auto &p : L.pieces) aliasPiece |= p.slot == st.alias;
-    if (!aliasPiece) std::memcpy(home + m.r.begin, m.initial.data(), m.r.size());
-    for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
-      Range h = m.hull[pi];
-      int slot = L.pieces[pi].slot;
-      if (h.empty() || slot == st.alias) continue;
-      DeviceSlot &ds = ctx->slots[slot];
-      tmp.resize(h.size());
-      cl_int err = readNow(ds, st.devBuf[slot], h.begin, h.size(), tmp.data(),
-                           Route::StagedIfWanted, "partial result");
+    if (in.restore) std::memcpy(in.home + m.r.begin, m.initial.data(), m.r.size());
+    for (const MergePart &p : in.parts) {
+      tmp.resize(p.h.size());
+      cl_int err = readPartial(p, tmp.data());
       if (err != CL_SUCCESS) {
-        TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", ds.dev->label().c_str(),
+        TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", p.ds->dev->label().c_str(),
                   clErrorName(err));
         return err;
       }
-      const unsigned char *init = m.initial.data() + (h.begin - m.r.begin);
-      unsigned char *dst = home + h.begin;
+      const unsigned char *init = m.initial.data() + (p.h.begin - m.r.begin);
+      unsigned char *dst = in.home + p.h.begin;
       uint64_t t1 = nowNs();
-      if (m.rule == cc::AtomicCombine::None) mergeDiff(dst, tmp.data(), init, h.size());
-      else cc::combineAtomicPartial(m.rule, m.width, dst, tmp.data(), init, h.size());
-      traceSpan(-1, "merge", cmd->kernel->name.c_str(), t1, nowNs(), h.size());
+      if (m.rule == cc::AtomicCombine::None) mergeDiff(dst, tmp.data(), init, p.h.size());
+      else cc::combineAtomicPartial(m.rule, m.width, dst, tmp.data(), init, p.h.size());
+      traceSpan(-1, "merge", kernel.c_str(), t1, nowNs(), p.h.size());
     }
-    wrote(st, m.r, -1);
   }
   return CL_SUCCESS;
 }
 
+// Leaves the merges of a split launch whose pieces all finished as host work: every
+// device's partial result is read back and combined in the home without the API lock
+// (seconds for large buffers), and the merged bytes become valid in the home under it
+// afterwards. Until then the command is not finished, so whatever uses those bytes waits.
+void mergeOutside(Command *cmd) {
+  std::shared_ptr<SkmdLaunch> L = cmd->skmd;
+  _cl_context *ctx = cmd->q->ctx;
+  std::vector<MergeInto> into;
+  for (auto &m : L->merges) {
+    BufferStore &st = *m.root->store;
+    MergeInto in{reinterpret_cast<unsigned char *>(st.home), true, {}};
+    for (size_t pi = 0; pi < L->pieces.size(); ++pi) {
+      int slot = L->pieces[pi].slot;
+      if (slot == st.alias) in.restore = false;
+      else if (!m.hull[pi].empty()) in.parts.push_back({&ctx->slots[slot], st.devBuf[slot], m.hull[pi]});
+    }
+    into.push_back(std::move(in));
+  }
+  cmd->hostWork = [L, into = std::move(into), kernel = cmd->kernel->name] {
+    return runMerges(*L, into, kernel);
+  };
+  cmd->hostLanded = [L, ev = cmd->ev](cl_int st) {
+    if (st == CL_SUCCESS)
+      for (auto &m : L->merges) wrote(*m.root->store, m.r, -1);
+    ev->tEnd = nowNs();
+    return st;
+  };
+}
 
 }  // namespace
 
@@ -284,7 +379,7 @@ cl_int collectSkmd(Command *cmd) {
     p.firstEv.reset();
     p.lastEv.reset();
   }
-  if (status == CL_SUCCESS) status = runMerges(cmd);
+  if (status == CL_SUCCESS && !L.merges.empty()) mergeOutside(cmd);
   _cl_event *ev = cmd->ev;
   if (he) {
     if (ev->tSubmit && hs < ev->tSubmit) hs = ev->tSubmit;

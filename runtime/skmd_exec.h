@@ -7,7 +7,8 @@ namespace tutti {
 
 // Issues cmd's planned split (cmd->skmd).
 IssueResult issueSplit(Command *cmd);
-// Completion of a split launch: timing, counters, host merges. Returns the status.
+// Completion of a split launch: timing and counters; host merges are left to run without
+// the API lock (cmd->hostWork). Returns the status.
 cl_int collectSkmd(Command *cmd);
 // Launches run split so far (for TUTTI_STATS and tests), and of those the ones whose
 // partial outputs were merged on the host (not concatenated).

@@ -42,6 +42,11 @@ struct SkmdLaunch {
   std::vector<Piece> pieces;
   std::vector<Merge> merges;
   std::vector<std::pair<unsigned, std::vector<Range>>> concat;  // arg -> per piece hull
+  // Uploads of pre-launch content from the homes to the pieces' devices (with their
+  // slots), kept until they land where a piece on the zero-copy CPU would write the home
+  // they read (skmd_exec.cpp prepareMerges).
+  std::vector<std::pair<int, RealEvent>> uploads;
+  bool snapshotTaken = false;  // every merge's `initial` is filled
   std::atomic<int> outstanding{0};
   bool issued = false;
   uint64_t tIssue = 0;

@@ -1,4 +1,4 @@
-// worker_pool.cpp - persistent threads behind parallelFor.
+// worker_pool.cpp - persistent threads behind parallelFor, and job threads.
 //
 // The pool is created on first use and never destroyed: its threads are detached and
 // sleep on a condition variable, so process exit neither joins nor races them.
@@ -109,6 +109,29 @@ unsigned poolThreads() {
 
 void warmPool() {
   if (poolThreads() > 1) pool();
+}
+
+void JobThread::post(std::function<void()> fn) {
+  MutexLock l(mu_);
+  jobs_.push_back(std::move(fn));
+  if (!started_) {
+    std::thread([this] { loop(); }).detach();
+    started_ = true;
+  }
+  cv_.notify_one();
+}
+
+void JobThread::loop() {
+  for (;;) {
+    std::function<void()> fn;
+    {
+      MutexLock l(mu_);
+      while (jobs_.empty()) cv_.wait(l);
+      fn = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    fn();
+  }
 }
 
 void parallelFor(size_t parts, const std::function<void(size_t)> &fn) {

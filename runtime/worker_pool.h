@@ -1,8 +1,13 @@
-// worker_pool.h - a process-wide pool of threads for splitting host copies.
+// worker_pool.h - a process-wide pool of threads for splitting host copies, and threads that
+// run jobs in order.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <functional>
+
+#include "thread_annotations.h"
 
 namespace tutti {
 
@@ -14,6 +19,21 @@ void parallelFor(size_t parts, const std::function<void(size_t)> &fn);
 // Starts the pool's threads now (a context's creation) rather than in the first large
 // copy, which the app may be timing (about 1 ms for 15 threads on the H100 machine).
 void warmPool();
+
+// One thread that runs posted jobs one at a time, in the order posted, started by the
+// first post and never stopped (detached, like the pool's threads: process exit neither
+// joins nor races it). A job may block; later ones wait for it.
+class JobThread {
+ public:
+  void post(std::function<void()> fn) EXCLUDES(mu_);
+
+ private:
+  void loop() EXCLUDES(mu_);
+  Mutex mu_;
+  std::condition_variable_any cv_;
+  std::deque<std::function<void()>> jobs_ GUARDED_BY(mu_);
+  bool started_ GUARDED_BY(mu_) = false;
+};
 
 // Threads a parallelFor uses, the caller's included (TUTTI_COPY_THREADS, or the cores, at most 16).
 unsigned poolThreads();

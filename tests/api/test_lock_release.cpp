@@ -81,6 +81,7 @@ class LockRelease : public ClTest {
     cl_int aErr = CL_SUCCESS;
     double aStart = 0, aEnd = 0;  // the part of A's work that blocks
     double worst = 0, first50 = 0;  // B: its longest round, and when 50 were done
+    double worstInside = 0;  // B: its longest round of those begun from aStart on
     bool bFailed = false;
   };
   // Thread A runs `work` (it returns A's error and may move *start to where the part
@@ -96,6 +97,7 @@ class LockRelease : public ClTest {
     if (HasFailure()) return s;
     Clock::time_point t0 = Clock::now();
     std::atomic<bool> aDone{false};
+    std::vector<std::pair<double, double>> rounds;  // B's: begin, length
     std::thread a([&] {
       s.aStart = msSince(t0);
       s.aErr = work(t0, &s.aStart);
@@ -107,13 +109,16 @@ class LockRelease : public ClTest {
       for (int r = 0; (r < 50 || !aDone) && !s.bFailed && r < 100000; ++r) {
         double c0 = msSince(t0);
         if (!fillAndReadBack(qB, bufB, kBytes, static_cast<unsigned char>(r), back)) s.bFailed = true;
-        s.worst = std::max(s.worst, msSince(t0) - c0);
+        rounds.push_back({c0, msSince(t0) - c0});
+        s.worst = std::max(s.worst, rounds.back().second);
         if (r == 49) s.first50 = msSince(t0);
         if (r >= 50) std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
     });
     a.join();
     b.join();
+    for (auto [begin, length] : rounds)
+      if (begin >= s.aStart) s.worstInside = std::max(s.worstInside, length);
     return s;
   }
 };
@@ -319,15 +324,89 @@ TEST_F(LockRelease, CopyHostPtrUploadDoesNotStallOtherThreadsEnqueues) {
 
 class SplitMerge : public ClTest {};
 
+// For launches split in two and merged on the host: ctest tutti_api_lock_release_merge
+// and tutti_api_lock_release_merge_pthreads force the split.
+#define FORCED_SPLIT_ONLY()                                                            \
+  do {                                                                                 \
+    TUTTI_ONLY();                                                                      \
+    if (getEnv("TUTTI_MODE") != "skmd" || getEnv("TUTTI_PARTITION") != "fixed:1,1")    \
+      GTEST_SKIP() << "needs a forced split (ctest tutti_api_lock_release_merge)";    \
+  } while (0)
+
+// Thread A launches a histogram split across both backing devices (TUTTI_MODE=skmd,
+// TUTTI_PARTITION=fixed:1,1) and waits for it. Its counts are atomics, so each device
+// counts into its own copy of the whole histogram, and once both pieces are done the
+// copies are added up on the host: a read of each device's copy and a pass over every
+// bin, hundreds of ms for this one. Thread B, on its own context, makes small round trips
+// meanwhile. The merge used to run in the dispatcher with the API lock held, and every
+// call of B waited for it. A's enqueue is not timed: on PoCL's basic device (ctest
+// tutti_api_lock_release_merge) the upload of the histogram's pre-launch content runs in
+// whichever thread flushes, under the lock (BackingDevice::callsOutsideLock); on two
+// pthread devices without zero-copy replicas (tutti_api_lock_release_merge_pthreads),
+// where both pieces' results are read back, none of the launch holds the lock.
+TEST_F(LockRelease, SplitMergeDoesNotStallOtherThreadsEnqueues) {
+  FORCED_SPLIT_ONLY();
+  const char *src =
+      "__kernel void count(__global const uint *keys, __global uint *hist, uint bins) {\n"
+      "  atomic_inc(&hist[keys[get_global_id(0)] % bins]);\n"
+      "}\n";
+  cl_kernel count = makeKernel(makeProgram(src), "count");
+  // Few work-items, a large histogram: the pieces are quick, the merge is not.
+  const size_t items = 4096;
+  const cl_uint bins = 64u << 20;
+  std::vector<cl_uint> keys(items);
+  for (size_t i = 0; i < items; ++i) keys[i] = cl_uint(i * 2654435761u) % bins;
+  cl_mem keyBuf = makeBuffer(items * sizeof(cl_uint), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             keys.data());
+  cl_mem hist = makeBuffer(size_t(bins) * sizeof(cl_uint), CL_MEM_READ_WRITE);
+  ASSERT_FALSE(HasFailure());
+  cl_uint zero = 0;
+  ASSERT_CL_OK(clEnqueueFillBuffer(queue, hist, &zero, sizeof zero, 0, size_t(bins) * sizeof zero,
+                                   0, nullptr, nullptr));
+  ASSERT_CL_OK(clSetKernelArg(count, 0, sizeof keyBuf, &keyBuf));
+  ASSERT_CL_OK(clSetKernelArg(count, 1, sizeof hist, &hist));
+  ASSERT_CL_OK(clSetKernelArg(count, 2, sizeof bins, &bins));
+  ASSERT_CL_OK(clFinish(queue));
+  auto counters = tuttiFn<tuttiGetDeviceCounters_fn>("tuttiGetDeviceCounters");
+  auto reset = tuttiFn<tuttiResetCounters_fn>("tuttiResetCounters");
+  ASSERT_TRUE(counters && reset);
+  ASSERT_CL_OK(reset());
+  Stall s = runBeside([&](Clock::time_point t0, double *start) {
+    cl_int err = clEnqueueNDRangeKernel(queue, count, 1, nullptr, &items, nullptr, 0, nullptr, nullptr);
+    *start = msSince(t0);  // timed: the wait for the pieces and the merge
+    if (err == CL_SUCCESS) err = clFinish(queue);
+    return err;
+  });
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(s.aErr);
+  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
+  // Split: A's kernel ran on both devices (B's commands run no kernels).
+  tutti_device_counters c[2];
+  cl_uint n = 0;
+  ASSERT_CL_OK(counters(2, c, &n));
+  ASSERT_EQ(2u, n);
+  ASSERT_EQ(1u, c[0].kernels) << "the launch was not split";
+  ASSERT_EQ(1u, c[1].kernels) << "the launch was not split";
+  double aTime = s.aEnd - s.aStart;
+  printf("[ lock    ] A split launch: enqueue %.0f ms, finish %.0f ms; B's worst round %.1f ms "
+         "(%.1f ms of those begun during A's finish)\n", s.aStart, aTime, s.worst, s.worstInside);
+  ASSERT_GT(aTime, 200.0) << "the merge was too quick to show a stall; make the histogram larger";
+  EXPECT_LT(s.worstInside, aTime / 5) << "one of B's rounds waited for A's merge";
+  std::vector<cl_uint> got(bins);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, hist, CL_TRUE, 0, size_t(bins) * sizeof(cl_uint),
+                                   got.data(), 0, nullptr, nullptr));
+  std::vector<cl_uint> want(bins, 0);
+  for (cl_uint k : keys) ++want[k];
+  EXPECT_TRUE(got == want) << "the merged histogram is wrong";
+}
+
 // A split launch's host merge writes only the bytes the launch may write: a later command
 // that writes other bytes of the same buffer is not ordered after the launch and may run
 // before the merge. Without replicas that are the homes (TUTTI_ZERO_COPY=0, ctest
 // tutti_api_lock_release_merge_pthreads) the merge started again from the whole
 // buffer's pre-launch content and undid such a write, or counted it twice.
 TEST_F(SplitMerge, LeavesBytesItDoesNotWrite) {
-  TUTTI_ONLY();
-  if (getEnv("TUTTI_MODE") != "skmd" || getEnv("TUTTI_PARTITION") != "fixed:1,1")
-    GTEST_SKIP() << "needs a forced split (ctest tutti_api_lock_release_merge)";
+  FORCED_SPLIT_ONLY();
   const char *src =
       "__kernel void bump(__global uint *h) {\n"
       "  atomic_inc(&h[get_local_id(0) % 64]);\n"
