@@ -205,6 +205,13 @@ std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const c
   return out;
 }
 
+// Bytes per group of a read: a line through one group's bytes and the whole launch's, so
+// a piece of a stripe-wise read gets its share, while a group that reads nearly everything
+// (the B of a matmul, a stencil's coefficients) costs every piece the whole buffer.
+double perGroupRead(const ArgBytes &b, uint64_t total) {
+  return b.partial && total > 1 ? std::max(0.0, (b.readBytes - b.readOne) / double(total - 1)) : 0;
+}
+
 // Bytes a device must receive for a piece of n groups (fixed part + per group), from
 // the analysed ranges and what is already valid there; likewise bytes written.
 void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, int slot,
@@ -214,10 +221,7 @@ void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, i
     if (!b.mem) continue;
     double stale = staleFraction(cmd->args[i].mem, slot);
     if (b.read) {
-      // A line through one group's bytes and the whole launch's: a piece of a stripe-wise
-      // read gets its share, while a group that reads nearly everything (the B of a matmul,
-      // a stencil's coefficients) costs every piece the whole buffer.
-      double per = b.partial && total > 1 ? std::max(0.0, (b.readBytes - b.readOne) / double(total - 1)) : 0;
+      double per = perGroupRead(b, total);
       double fixed = b.partial ? std::max(0.0, b.readOne - per) : b.readBytes;
       c.inBytesPerGroup += per * stale;
       c.inFixedBytes += fixed * stale;
@@ -524,8 +528,8 @@ void modelLaunch(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd
   out.args.clear();
   for (const auto &a : ab) {
     // Proportional where most of the bytes follow the groups (see bytesModel).
-    double per = a.partial && total > 1 ? std::max(0.0, (a.readBytes - a.readOne) / double(total - 1)) : 0;
-    out.args.push_back({a.mem, a.read, a.written, per * double(total) > 0.5 * a.readBytes, a.merged});
+    out.args.push_back({a.mem, a.read, a.written, perGroupRead(a, total) * double(total) > 0.5 * a.readBytes,
+                        a.merged});
   }
   bindModels(cmd, kk, id, info, nd, scalars, usable);
   out.known.assign(nslots, false);

@@ -100,14 +100,16 @@ std::vector<std::vector<int>> predecessors(const Graph &g) {
   return p;
 }
 
-std::vector<double> upwardRank(const Graph &g, const std::vector<Device> &devs) {
+namespace {
+
+std::vector<double> rankFrom(const Graph &g, const std::vector<Device> &devs,
+                             const std::vector<std::vector<int>> &preds) {
   const size_t n = g.kernels.size();
   double bw = 0;
   int links = 0;
   for (const Device &d : devs)
     if (!d.host) bw += 0.5 * (d.h2dBandwidth + d.d2hBandwidth), ++links;
   bw = links ? bw / links : 0;
-  auto preds = predecessors(g);
   std::vector<std::vector<int>> succ(n);
   for (size_t i = 0; i < n; ++i)
     for (int p : preds[i]) succ[size_t(p)].push_back(int(i));
@@ -127,6 +129,12 @@ std::vector<double> upwardRank(const Graph &g, const std::vector<Device> &devs) 
     rank[i] = w + tail;
   }
   return rank;
+}
+
+}  // namespace
+
+std::vector<double> upwardRank(const Graph &g, const std::vector<Device> &devs) {
+  return rankFrom(g, devs, predecessors(g));
 }
 
 Schedule inOrder(const Graph &g, const std::vector<Device> &devs, int device) {
@@ -205,7 +213,7 @@ Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options
   const size_t n = g.kernels.size(), nd = devs.size();
   if (!nd) return {};
   const auto preds = predecessors(g);
-  const auto rank = upwardRank(g, devs);
+  const auto rank = rankFrom(g, devs, preds);
 
   // Coarse: HEFT's greedy choice, and every kernel on one device. Earliest-finish choices
   // can strand data: a chain of small kernels that each start sooner on the CPU (no copy
