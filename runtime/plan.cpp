@@ -29,10 +29,9 @@ int mkmdWholeSlot(const Command *cmd) {
 }  // namespace
 
 bool planCommand(Command *cmd, bool final) {
-  if (cmd->slot < 0 && !cmd->skmd) {
-    int s = mkmdWholeSlot(cmd);
-    if (s >= 0) cmd->slot = s;  // before chaining decides which queue it may follow on
-  }
+  const int mkmdWhole = mkmdWholeSlot(cmd);
+  // Before chaining decides which queue it may follow on.
+  if (cmd->slot < 0 && !cmd->skmd && mkmdWhole >= 0) cmd->slot = mkmdWhole;
   if (cmd->kind != CmdKind::Kernel || !final || cmd->skmd) {
     if (!cmd->skmd) chooseSlot(cmd);
     return true;
@@ -41,7 +40,7 @@ bool planCommand(Command *cmd, bool final) {
   if (settings().mode == KernelMode::Mkmd && !cmd->forcedGroups.empty()) {
     // The graph's schedule: a split goes through SKMD's execution; a split SKMD cannot
     // run goes whole where most of its groups were.
-    if (mkmdWholeSlot(cmd) < 0) {
+    if (mkmdWhole < 0) {
       uint64_t t0 = tracing() ? nowNs() : 0;
       bool split = skmdPlan(cmd);
       if (t0) traceSpan(-1, "tutti", "mkmd split plan", t0, nowNs(), 0);
