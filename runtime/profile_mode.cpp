@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include <tutti/compiler.h>
@@ -255,9 +257,14 @@ std::string recordHead(Command *cmd, int slot) {
 
 // A kernel (slot < 0) or device that cannot be validated: one record per kernel and reason.
 void reportSkip(Command *cmd, int slot, const std::string &why) {
+  // Also from the host-work thread (profileLaunch).
+  static std::mutex mu;
   static std::set<std::string> said;
   std::string head = recordHead(cmd, slot);
-  if (!said.insert(head + why).second) return;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (!said.insert(head + why).second) return;
+  }
   TUTTI_LOG(Info, "validation: '%s' skipped: %s", cmd->kernel->name.c_str(), why.c_str());
   writeRecord(head + ",\"skipped\":\"" + jsonEscape(why) + "\"}");
 }
@@ -346,6 +353,31 @@ void validateOn(Command *cmd, Bench &b, int slot, const cc::NDRange &nd, const p
             n ? 100 * sum / double(n) : NAN, n);
 }
 
+// The ladders (or validation runs) of one new launch shape, on every device with a kernel.
+void profileShape(Command *cmd, Prepared &p, const pf::Features &f, const std::vector<uint64_t> &shape,
+                  bool validate) {
+  _cl_context *ctx = cmd->q->ctx;
+  const cc::NDRange &nd = p.nd;
+  if (validate) {
+    std::vector<uint64_t> counts = randomCounts(cmd->kernel->name, shape, nd.totalGroups());
+    for (size_t s = 0; s < ctx->slots.size(); ++s) {
+      if (!p.benches[s].k) reportSkip(cmd, int(s), "no partition-ready kernel on this device");
+      else if (!bindScratch(cmd, p.benches[s])) reportSkip(cmd, int(s), "scratch buffers failed");
+      else validateOn(cmd, p.benches[s], int(s), nd, f, counts);
+    }
+    return;
+  }
+  for (int s : p.slots) measureTransfers(ctx->slots[s]);
+  measureHostMemory();
+  for (int s : p.slots) {
+    if (!bindScratch(cmd, p.benches[s])) continue;
+    size_t n = ladderOn(cmd, p.benches[s], s, nd, f);
+    TUTTI_LOG(Info, "profiled '%s' (%llu groups) on %s: %zu samples", cmd->kernel->name.c_str(),
+              (unsigned long long)nd.totalGroups(), ctx->slots[s].dev->label().c_str(), n);
+  }
+  flushProfileSamples();
+}
+
 }  // namespace
 
 bool profileLaunch(Command *cmd) {
@@ -354,40 +386,35 @@ bool profileLaunch(Command *cmd) {
   if (mode == ProfileMode::Off || cmd->kind != CmdKind::Kernel || !profileDbEnabled()) return false;
   _cl_kernel *k = cmd->kernel;
   _cl_context *ctx = cmd->q->ctx;
-  Prepared p(ctx->slots.size());
-  if (!prepare(cmd, p)) {
-    if (validate) reportSkip(cmd, -1, p.why);
+  auto p = std::make_shared<Prepared>(ctx->slots.size());
+  if (!prepare(cmd, *p)) {
+    if (validate) reportSkip(cmd, -1, p->why);
     return false;
   }
-  const cc::NDRange &nd = p.nd;
-  static std::set<std::pair<std::string, std::vector<uint64_t>>> done;
-  auto key = std::make_pair(kernelIdentity(k), launchShape(cmd, nd, p.scalars));
+  static std::set<std::pair<std::string, std::vector<uint64_t>>> done;  // under the API lock
+  auto key = std::make_pair(kernelIdentity(k), launchShape(cmd, p->nd, p->scalars));
   if (done.count(key)) return false;
   bool ready = true;
   for (auto &a : cmd->args)
     if (a.kind == ArgValue::Mem && a.mem) ready &= ensureHost(ctx, *rootOf(a.mem)->store, a.mem->range(), cmd);
   if (!ready) return true;
   done.insert(key);
-  pf::Features f = launchFeatures(cmd, *p.info, nd, p.scalars);
-  if (validate) {
-    std::vector<uint64_t> counts = randomCounts(k->name, key.second, nd.totalGroups());
-    for (size_t s = 0; s < ctx->slots.size(); ++s) {
-      if (!p.benches[s].k) reportSkip(cmd, int(s), "no partition-ready kernel on this device");
-      else if (!bindScratch(cmd, p.benches[s])) reportSkip(cmd, int(s), "scratch buffers failed");
-      else validateOn(cmd, p.benches[s], int(s), nd, f, counts);
-    }
+  pf::Features f = launchFeatures(cmd, *p->info, p->nd, p->scalars);
+  // The ladder waits for the drivers for seconds: it runs on the host-work thread with
+  // the API lock released, and the launch is issued once it is over. The scratch buffers
+  // are copies of the homes, which commands that write them wait for this one to leave.
+  // A driver that must not be called beside the lock runs it here instead.
+  bool outside = std::all_of(ctx->slots.begin(), ctx->slots.end(),
+                             [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
+  if (!outside) {
+    profileShape(cmd, *p, f, key.second, validate);
     return false;
   }
-  for (int s : p.slots) measureTransfers(ctx->slots[s]);
-  measureHostMemory();
-  for (int s : p.slots) {
-    if (!bindScratch(cmd, p.benches[s])) continue;
-    size_t n = ladderOn(cmd, p.benches[s], s, nd, f);
-    TUTTI_LOG(Info, "profiled '%s' (%llu groups) on %s: %zu samples", k->name.c_str(),
-              (unsigned long long)nd.totalGroups(), ctx->slots[s].dev->label().c_str(), n);
-  }
-  flushProfileSamples();
-  return false;
+  cmd->hostWork = [cmd, p, f = std::move(f), shape = std::move(key.second), validate] {
+    profileShape(cmd, *p, f, shape, validate);
+    return CL_SUCCESS;
+  };
+  return true;
 }
 
 }  // namespace tutti

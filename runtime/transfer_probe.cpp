@@ -2,7 +2,9 @@
 #include "transfer_probe.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -61,9 +63,8 @@ void measureInto(DeviceSlot &ds, const std::string &id, cl_mem buf, void *host, 
 const char *const kHostMemoryId = "host memory (memcpy)";
 
 void measureHostMemory() {
-  static bool done = false;
-  if (done || !profileDbEnabled() || storedTransferSamples(kHostMemoryId) > 0) return;
-  done = true;
+  static std::atomic<bool> done{false};  // profiling runs on the host-work thread too
+  if (done.exchange(true) || !profileDbEnabled() || storedTransferSamples(kHostMemoryId) > 0) return;
   std::vector<char> a(16u << 20, 1), b(16u << 20, 2);
   for (size_t bytes : {size_t(1) << 20, size_t(16) << 20}) {
     double best = -1;
@@ -82,9 +83,15 @@ void measureHostMemory() {
 }
 
 void measureTransfers(DeviceSlot &ds) {
+  static std::mutex mu;  // profiling runs on the host-work thread too
   static std::set<std::string> done;
   std::string id = deviceIdentity(ds.dev);
-  if (!done.insert(id).second || !profileDbEnabled() || storedTransferSamples(id) > 0) return;
+  bool fresh;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    fresh = done.insert(id).second;
+  }
+  if (!fresh || !profileDbEnabled() || storedTransferSamples(id) > 0) return;
   size_t maxBytes = kSizes[3];
   if (ds.dev->maxAlloc) maxBytes = std::min<size_t>(maxBytes, size_t(ds.dev->maxAlloc / 4));
   const cl_icd_dispatch &d = icd(ds.queue);

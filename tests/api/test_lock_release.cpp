@@ -400,6 +400,49 @@ TEST_F(LockRelease, SplitMergeDoesNotStallOtherThreadsEnqueues) {
   EXPECT_TRUE(got == want) << "the merged histogram is wrong";
 }
 
+// Profiling mode (TUTTI_PROFILE=1) runs a new launch shape's ladder of work-group counts on
+// every device before the launch itself: seconds of driver waits. Thread A launches such a
+// shape; thread B, on its own context, makes small round trips meanwhile. The ladder used
+// to run while the launch was issued, with the API lock held. ctest
+// tutti_api_lock_release_profile runs this on two pthread devices (PoCL's basic device
+// keeps its calls under the lock: BackingDevice::callsOutsideLock).
+TEST_F(LockRelease, ProfilingLadderDoesNotStallOtherThreadsEnqueues) {
+  TUTTI_ONLY();
+  if (getEnv("TUTTI_PROFILE") != "1") GTEST_SKIP() << "needs TUTTI_PROFILE=1";
+  const size_t n = 4096, local = 64;
+  cl_mem x = nullptr;
+  cl_kernel spin = commonKernel("spin");
+  std::vector<int> init(n);
+  for (size_t i = 0; i < n; ++i) init[i] = int(i);
+  x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  int iters = 20000;
+  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
+  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
+  ASSERT_FALSE(HasFailure());
+  std::vector<int> out(n, 0);
+  Stall s = runBeside([&](Clock::time_point, double *) {
+    cl_int err = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr);
+    if (err == CL_SUCCESS)
+      err = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
+    return err;
+  });
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(s.aErr);
+  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
+  double aTime = s.aEnd - s.aStart;
+  printf("[ lock    ] A profiled launch + blocking read %.0f ms; B's first 50 rounds done at %.0f ms, "
+         "worst round %.1f ms\n", aTime, s.first50, s.worst);
+  ASSERT_GT(aTime, 300.0) << "the ladder ran too briefly to show a stall; make the kernel longer";
+  EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A's ladder ran";
+  EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's profiling ladder";
+  // The ladder ran on scratch copies: the app's buffer went through the recurrence once.
+  for (size_t i : {size_t(0), n / 2, n - 1}) {
+    int acc = int(i);
+    for (int k = 0; k < iters; ++k) acc = int(unsigned(acc) * 1103515245u + 12345u);
+    EXPECT_EQ(acc, out[i]) << "item " << i;
+  }
+}
+
 // A split launch's host merge writes only the bytes the launch may write: a later command
 // that writes other bytes of the same buffer is not ordered after the launch and may run
 // before the merge. Without replicas that are the homes (TUTTI_ZERO_COPY=0, ctest
