@@ -160,7 +160,8 @@ cl_int markerOrBarrier(cl_command_queue q, cl_uint n, const cl_event *list, cl_e
   cmd->kind = CmdKind::Marker;
   cmd->q = q;
   cmd->ev = commandEvent(q, type);
-  cmd->waitsAll = waits.empty();
+  // In an in-order queue a marker or barrier comes after every earlier command, wait list or not.
+  cmd->waitsAll = waits.empty() || q->inOrder();
   cmd->blocksLater = type == CL_COMMAND_BARRIER || q->inOrder();
   return submit(lock, cmd, waits, event, false);
 }

@@ -10,6 +10,23 @@ namespace tutti {
 namespace {
 bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
 bool pending(_cl_event *e) { return e && !e->done; }
+
+// An in-order queue's command may overtake earlier ones whose data it does not touch, but
+// not what those wait for elsewhere: in queue order it runs after them, so after their
+// wait lists too (Soak.ThreadsMixedCommandsMatchTheModel: a write ran ahead of a fill that
+// waited for another queue's kernel, and that kernel then overwrote what it wrote). `deps`
+// holds the command's own wait list so far.
+void inheritExternalWaits(Command *cmd, std::vector<_cl_event *> &deps) {
+  _cl_command_queue *q = cmd->q;
+  auto &ext = q->externalWaits;
+  ext.erase(std::remove_if(ext.begin(), ext.end(), [](const auto &w) { return !pending(w.wait); }),
+            ext.end());
+  size_t own = deps.size();
+  for (const auto &w : ext) deps.push_back(w.wait);
+  for (size_t i = 0; i < own; ++i)
+    if (deps[i]->queue != q && pending(deps[i])) ext.push_back({deps[i], cmd->ev});
+}
+
 }  // namespace
 
 void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
@@ -21,9 +38,11 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
     for (auto *e : q->sinceBarrier)
       if (pending(e) && e != cmd->ev) deps.push_back(e);
   }
+  if (q->inOrder()) inheritExternalWaits(cmd, deps);
   if (cmd->blocksLater) {
     // Barriers (and markers of in-order queues) hold back everything after them.
     q->accesses.clear();
+    q->externalWaits.clear();
     q->sinceBarrier.clear();
     q->lastBarrier = cmd->ev;
     return;
@@ -62,6 +81,9 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
 
 void graphForget(_cl_command_queue *q, _cl_event *ev) {
   if (q->lastBarrier == ev) q->lastBarrier = nullptr;
+  q->externalWaits.erase(std::remove_if(q->externalWaits.begin(), q->externalWaits.end(),
+                                        [ev](const auto &w) { return w.owner == ev; }),
+                         q->externalWaits.end());
   q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
                                    [ev](const auto &a) { return a.ev == ev; }),
                     q->accesses.end());

@@ -316,6 +316,11 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // Dependency tracking (graph.cpp): accesses since the last barrier.
   struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };
   std::vector<Access> accesses;
+  // In-order queues: events of other queues (and user events) that commands still in flight
+  // here waited for; `owner` is the waiting command's event, which holds `wait` until it is
+  // reported complete.
+  struct ExternalWait { _cl_event *wait; _cl_event *owner; };
+  std::vector<ExternalWait> externalWaits;
   _cl_event *lastBarrier = nullptr;
   std::deque<_cl_event *> sinceBarrier;   // enqueued after lastBarrier, not yet complete
 };

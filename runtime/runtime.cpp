@@ -256,6 +256,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   std::vector<_cl_event *> deps;
   deps.swap(depsScratch_);
   deps.assign(waitList.begin(), waitList.end());
+  for (_cl_event *e : waitList) inOrderPredecessors(e, deps);
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -277,6 +278,21 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   // MKMD holds commands for its graph until the app flushes, finishes or waits.
   const Settings &st = settings();
   if (st.mode == KernelMode::Mkmd ? q->held.size() >= std::max<uint64_t>(st.mkmd_window, 1) : !st.batch) flush(q);
+}
+
+// An in-order queue's commands run in the order their data need, and the app sees them
+// complete in queue order (reportInOrder). A command that waits for one of them waits for
+// what the app sees: that event complete, so every earlier command of its queue done as
+// well, not only its own work (Soak.ThreadsMixedCommandsMatchTheModel: a write that ran
+// ahead of a fill still waiting for another queue's kernel let a copy that waited for
+// the write read bytes that kernel had yet to write).
+void Runtime::inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) {
+  _cl_command_queue *q = e->queue;
+  if (!q || !q->inOrder() || e->status == CL_COMPLETE || e->status < 0) return;
+  for (_cl_event *p : q->inFlight) {
+    if (p == e) break;
+    if (!p->done) deps.push_back(p);
+  }
 }
 
 void Runtime::flush(_cl_command_queue *q) {

@@ -147,6 +147,7 @@ class Runtime {
   void tryStart(Command *cmd) REQUIRES(apiMutex);
   bool depsMetOn(Command *cmd, int slot) REQUIRES(apiMutex);
   int chainSlot(Command *cmd) REQUIRES(apiMutex);
+  void inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) REQUIRES(apiMutex);
   void issue(Command *cmd) REQUIRES(apiMutex);
   void finish(Command *cmd, cl_int status) REQUIRES(apiMutex);
   void wakeWaiters(_cl_event *ev) REQUIRES(apiMutex);

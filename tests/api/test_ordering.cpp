@@ -108,5 +108,71 @@ TEST_F(Ordering, KernelOnOtherQueueWaitsForKernel) {
   EXPECT_EQ(out, std::vector<int>(256, 2));
 }
 
+// Found by Soak.ThreadsMixedCommandsMatchTheModel. On an in-order queue a write may run
+// ahead of an earlier fill whose bytes it does not touch, but not ahead of what that fill
+// waits for: here a kernel on another queue that writes the whole buffer, the write's
+// bytes included. In queue order the write comes after the kernel, so its bytes are what
+// the buffer holds at the end. Tutti used to apply the write at once and let the kernel
+// overwrite it.
+TEST_F(Ordering, WriteDoesNotOvertakeWhatAnEarlierCommandWaitsFor) {
+  const size_t n = 4096, half = n / 2;
+  cl_command_queue q2 = makeQueue();
+  cl_kernel spin = commonKernel("spin");
+  std::vector<int> init(n, 1);
+  cl_mem x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  int iters = 20000;
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
+  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
+  cl_event k = nullptr, f = nullptr;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(q2, spin, 1, nullptr, &n, nullptr, 0, nullptr, &k));
+  track(k);
+  ASSERT_CL_OK(clFlush(q2));
+  int pattern = -7;
+  ASSERT_CL_OK(clEnqueueFillBuffer(queue, x, &pattern, sizeof pattern, 0, half * sizeof(int), 1, &k, &f));
+  track(f);
+  std::vector<int> data(n - half);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = int(i) * 31 + 5;
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, x, CL_FALSE, half * sizeof(int), data.size() * sizeof(int),
+                                    data.data(), 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(queue));
+  EXPECT_EQ(status(k), CL_COMPLETE);
+  std::vector<int> got(n);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), got.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(std::vector<int>(half, pattern), std::vector<int>(got.begin(), got.begin() + half));
+  EXPECT_EQ(data, std::vector<int>(got.begin() + half, got.end())) << "the kernel overwrote the later write";
+}
+
+// The same through an event: a copy that waits for a write of an in-order queue waits for
+// what the app sees, the write complete, and so for every command before it there: here
+// a kernel on the buffer the copy writes, which the write (of another buffer) may
+// overtake but not complete before.
+TEST_F(Ordering, WaitingForAnEventWaitsForEverythingBeforeItInItsQueue) {
+  const size_t n = 4096, half = n / 2;
+  cl_command_queue q3 = makeQueue();
+  cl_kernel spin = commonKernel("spin");
+  std::vector<int> init(n, 1);
+  cl_mem x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_mem y = makeBuffer(n * sizeof(int));
+  int iters = 20000;
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
+  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
+  cl_event w = nullptr;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  std::vector<int> data(n, 3);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(queue, y, CL_FALSE, 0, n * sizeof(int), data.data(), 0, nullptr, &w));
+  track(w);
+  ASSERT_CL_OK(clEnqueueCopyBuffer(q3, y, x, half * sizeof(int), half * sizeof(int), half * sizeof(int),
+                                   1, &w, nullptr));
+  ASSERT_CL_OK(clFinish(q3));
+  ASSERT_CL_OK(clFinish(queue));
+  std::vector<int> got(n);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), got.data(), 0, nullptr, nullptr));
+  EXPECT_NE(got[0], 1) << "the kernel did not run";
+  EXPECT_EQ(std::vector<int>(n - half, 3), std::vector<int>(got.begin() + half, got.end()))
+      << "the kernel queued ahead of the write the copy waited for overwrote the copy";
+}
+
 }  // namespace
 }  // namespace api
