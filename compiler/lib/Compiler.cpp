@@ -199,6 +199,11 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       raw_string_ostream os(res.ir_text);
       M.print(os, nullptr);
     }
+    {
+      // After the IR dump above: the dump shows what the analyses saw.
+      ModuleAnalysisManager MAM;
+      SplitWideBuiltinsPass().run(M, MAM);
+    }
     res.binary = writeBitcode(M);
     for (KernelInfo &k : res.kernels) k.original_in_binary = true;
     res.build_options = "-x spir -spir-std=1.2" + cg;

@@ -215,6 +215,11 @@ struct NvptxFastBuiltinsPass : llvm::PassInfoMixin<NvptxFastBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// spir64 only: element-wise builtins on vectors over 32 bytes get bodies calling halves.
+struct SplitWideBuiltinsPass : llvm::PassInfoMixin<SplitWideBuiltinsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
 struct LowerVectorMemPass : llvm::PassInfoMixin<LowerVectorMemPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
@@ -243,6 +248,7 @@ void registerInstrumentRanges(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerNvptxFastBuiltins(llvm::PassBuilder &PB);
+void registerSplitWideBuiltins(llvm::PassBuilder &PB);
 void registerKernelInfoPrinter(llvm::PassBuilder &PB);
 void registerCanonicalizeBuiltins(llvm::PassBuilder &PB);
 void registerAssumeNDRange(llvm::PassBuilder &PB);

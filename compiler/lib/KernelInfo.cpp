@@ -192,6 +192,7 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerForceInline(PB);
   registerLowerVectorMem(PB);
   registerNvptxFastBuiltins(PB);
+  registerSplitWideBuiltins(PB);
   registerCanonicalizeBuiltins(PB);
   registerAssumeNDRange(PB);
   registerArgAccess(PB);
