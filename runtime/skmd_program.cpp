@@ -157,7 +157,10 @@ SkmdProgram *skmdProgram(_cl_program *p) {
 std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &source,
                                          const std::string &options,
                                          const std::vector<std::string> &kernelNames) {
-  if (settings().mode == KernelMode::Whole || source.empty()) return nullptr;
+  // Profiling mode times the partition-ready kernels of whole launches too: built here,
+  // with the API lock released, not at the first launch under it.
+  if ((settings().mode == KernelMode::Whole && settings().profile == ProfileMode::Off) || source.empty())
+    return nullptr;
   uint64_t t0 = nowNs();
   std::shared_ptr<SkmdProgram> sp = compileSkmd(ctx, source, options);
   if (!sp->ok) return sp;
