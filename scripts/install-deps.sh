@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
       googletest libgtest-dev libeigen3-dev libsqlite3-dev python3 python3-matplotlib
-      llvm-15-dev libclang-15-dev clang-15 libclc-15 llvm-15-tools)
+      llvm-15-dev libclang-15-dev clang-15 libclc-15 llvm-15-tools piglit)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
