@@ -1,4 +1,5 @@
 // api_enqueue.cpp - kernel launches and buffer commands.
+#include <cstdint>
 #include <cstring>
 
 #include "api.h"
@@ -61,8 +62,25 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
   if (dim < 1 || dim > 3) return CL_INVALID_WORK_DIMENSION;
   for (cl_uint i = 0; i < dim; ++i)
     if (global && offset && global[i] + offset[i] < global[i]) return CL_INVALID_GLOBAL_OFFSET;
-  for (size_t i = 0; i < k->args.size(); ++i)
-    if (k->args[i].kind == ArgValue::Unset) return CL_INVALID_KERNEL_ARGS;
+  // What every backing driver can launch: NVIDIA's grids stop at 2^31 - 1 blocks per
+  // dimension, and PoCL's pthread device aborts the process past about 2^31 work-groups
+  // (an assertion in its scheduler, natively too; found by tests/fuzz/fuzz_api). Work-items
+  // per dimension are held to 2^32 for the same reason. OpenCL lets a device refuse global
+  // sizes it cannot run with CL_INVALID_GLOBAL_WORK_SIZE.
+  for (cl_uint i = 0; i < dim && global; ++i) {
+    size_t l = local && local[i] ? local[i] : 1;
+    if (global[i] > (size_t(1) << 32) || global[i] / l > size_t(INT32_MAX))
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+  }
+  for (size_t i = 0; i < k->args.size(); ++i) {
+    const ArgValue &a = k->args[i];
+    if (a.kind == ArgValue::Unset) return CL_INVALID_KERNEL_ARGS;
+    // An argument set to an object the app has since released for good (found by
+    // tests/fuzz/fuzz_api): refused, not used after its memory went.
+    if ((a.kind == ArgValue::Mem && a.mem && !validMem(a.mem)) ||
+        (a.kind == ArgValue::Sampler && !validSampler(a.sampler)))
+      return CL_INVALID_KERNEL_ARGS;
+  }
   size_t reqd[3];
   compileWorkGroupSize(k, reqd);
   // Since OpenCL 2.0 a NULL local size with reqd_work_group_size means that size; some

@@ -23,6 +23,16 @@ if grep "warning:" "$tsa_log" | grep -v -- "-Wdeprecated-declarations"; then
   echo "test.sh: the clang build of libtutti warns (above)"
   exit 1
 fi
+# libFuzzer (issue 21): the targets in tests/fuzz, built with clang, coverage, ASan and
+# UBSan (libtutti without the kernel compiler), each for TUTTI_FUZZ_SECONDS (60) on top of
+# its corpus. What they find goes to build-fuzz/tests/fuzz/found/ and fails the suite.
+if [ "${TUTTI_SKIP_FUZZ:-0}" != 1 ]; then
+  CC=clang-15 CXX=clang++-15 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTUTTI_WITH_COMPILER=OFF -DTUTTI_FUZZ=ON -DTUTTI_SANITIZE=address,undefined \
+    -DTUTTI_THREAD_SAFETY=OFF >/dev/null
+  cmake --build build-fuzz --target fuzz_settings fuzz_api fuzz_profile_db -j"$jobs"
+  (cd build-fuzz && ctest --output-on-failure -L fuzz)
+fi
 if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTUTTI_SANITIZE=address,undefined >/dev/null
   cmake --build build-asan -j"$jobs"

@@ -78,6 +78,38 @@ TEST_F(Enqueue, NDRangeWorkDimension) {
             clEnqueueNDRangeKernel(queue, k, 4, nullptr, g, nullptr, 0, nullptr, nullptr));
 }
 
+// Found by tests/fuzz/fuzz_api: 2^62 work-items in groups of one made PoCL's pthread device
+// abort the process (natively too). Tutti refuses what no backing driver can launch.
+TEST_F(Enqueue, NDRangeGlobalSizeNoDriverCanLaunchIsRefused) {
+  TUTTI_ONLY();
+  cl_kernel k = commonKernel("write_gid");
+  cl_mem m = makeBuffer(1024);
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t one = 1, huge = size_t(1) << 62, big = (size_t(1) << 32) + 64, l = 64;
+  EXPECT_CL(CL_INVALID_GLOBAL_WORK_SIZE,
+            clEnqueueNDRangeKernel(queue, k, 1, nullptr, &huge, &one, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_GLOBAL_WORK_SIZE,
+            clEnqueueNDRangeKernel(queue, k, 1, nullptr, &huge, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL(CL_INVALID_GLOBAL_WORK_SIZE,
+            clEnqueueNDRangeKernel(queue, k, 1, nullptr, &big, &l, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(queue));
+}
+
+// Found by tests/fuzz/fuzz_api: a kernel whose buffer argument the app released for good
+// before the launch read freed memory in Tutti. It is refused instead.
+TEST_F(Enqueue, NDRangeWithReleasedBufferArgumentIsRefused) {
+  TUTTI_ONLY();
+  cl_kernel k = commonKernel("write_gid");
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+  ASSERT_CL_OK(err);
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL_OK(clReleaseMemObject(m));
+  size_t g = 4;
+  EXPECT_CL(CL_INVALID_KERNEL_ARGS, clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(queue));
+}
+
 TEST_F(Enqueue, NDRangeNullOrZeroGlobalSize) {
   // OpenCL >= 2.1 devices: a NULL global size or a 0 in any dimension is a
   // trivially successful no-op command (the old CL_INVALID_GLOBAL_WORK_SIZE
