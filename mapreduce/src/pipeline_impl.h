@@ -1,0 +1,40 @@
+// Pipeline::Impl: what every pipeline shares: the runner, the job, sizes, the scan.
+#pragma once
+
+#include "cl_runner.h"
+
+#include <string>
+
+namespace tutti::mr {
+
+struct Pipeline::Impl {
+  Impl(cl_context c, cl_device_id d, cl_command_queue q, JobSpec s, Options o)
+      : cl(c, d, q), spec(std::move(s)), opt(o) {}
+
+  // Builds the user's code spliced before the pipeline's kernels (and the scan's).
+  void buildJob(const std::string& pipelineSource, const std::string& extraDefines);
+
+  // Exclusive prefix sum of n uints from `in` into `out` (device kernels).
+  void exclusiveScan(cl_mem in, cl_mem out, uint32_t n, double* phase);
+  // out[i] = in[i] read back as one uint.
+  uint32_t readUint(cl_mem m, size_t index, double* phase);
+
+  ClRunner cl;
+  JobSpec spec;
+  Options opt;
+  size_t scanGroup = 256;
+  cl_kernel scanBlocks = nullptr, scanAdd = nullptr;
+};
+
+// The embedded OpenCL C sources (generated from mapreduce/src/*.cl).
+extern const char* const kStreamMrKernels;
+extern const char* const kScanKernels;
+
+inline uint32_t floorPow2(size_t x) {
+  uint32_t p = 1;
+  while ((size_t)p * 2 <= x) p *= 2;
+  return p;
+}
+inline size_t divUp(size_t a, size_t b) { return (a + b - 1) / b; }
+
+}  // namespace tutti::mr

@@ -1,0 +1,269 @@
+// StreamMR kernels: map with per-work-group output regions, overflow re-run, per-region
+// hash tables with sorted buckets, multi-level joining, final compaction (thesis §4.3).
+//
+// Spliced after the user's types and functions (mapreduce/README.md); the host defines
+// MR_KEY_BYTES, MR_CAPACITY (records per region, a power of two), MR_BUCKETS,
+// MR_GROUP_WG, MR_FANIN, MR_HAS_REDUCE. Everything here is OpenCL C 1.2 without global
+// atomics, so a launch's work-groups can run on different devices (Tutti's SKMD).
+
+#define MR_KEY_WORDS (MR_KEY_BYTES / 4)
+#define MR_NONE 0xFFFFFFFFu
+#define MR_OVERFLOWED 0x80000000u
+
+// Emits land in this work-group's region; the local counter keeps counting after the
+// region is full (opportunistic counting), so the overflow pass knows the exact size.
+struct mr_emitter {
+  __global uint* keys;
+  __global uint2* info;  // (key size, hash)
+  __global mr_value_t* vals;
+  volatile __local uint* counter;
+  uint base, capacity, skip, emitted, written, full;
+};
+
+void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value) {
+  uint n = e->emitted++;
+  if (n < e->skip) return;  // written by the first pass already
+  uint slot = atomic_inc(e->counter);
+  // Once one emit of a task misses, later ones must too: what a task wrote stays a
+  // prefix of its emits, which is all the overflow pass needs to know.
+  if (e->full || slot >= e->capacity) {
+    e->full = 1;
+    return;
+  }
+  uint r = e->base + slot;
+  uint words[MR_KEY_WORDS];
+  uchar* w = (uchar*)words;
+  uint size = min(keySize, (uint)MR_KEY_BYTES);
+  for (uint i = 0; i < MR_KEY_BYTES; ++i) w[i] = i < size ? key[i] : 0;
+  for (uint i = 0; i < MR_KEY_WORDS; ++i) e->keys[(size_t)r * MR_KEY_WORDS + i] = words[i];
+  e->info[r] = (uint2)(size, mr_hash(key, size));
+  e->vals[r] = *value;
+  e->written++;
+}
+
+static void mr_init_emitter(mr_emitter* e, __global uint* keys, __global uint2* info,
+                            __global mr_value_t* vals, volatile __local uint* counter, uint base,
+                            uint capacity, uint skip) {
+  e->keys = keys;
+  e->info = info;
+  e->vals = vals;
+  e->counter = counter;
+  e->base = base;
+  e->capacity = capacity;
+  e->skip = skip;
+  e->emitted = 0;
+  e->written = 0;
+  e->full = 0;
+}
+
+// First pass: one map task per work-item, output into region get_group_id(0).
+__kernel void mr_map_pass(__global const uchar* input, __global const uchar* params, uint numTasks,
+                          __global uint* keys, __global uint2* info, __global mr_value_t* vals,
+                          __global uint* wgTotal, __global uint* taskWritten) {
+  __local uint counter;
+  if (get_local_id(0) == 0) counter = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint task = get_global_id(0);
+  if (task < numTasks) {
+    mr_emitter e;
+    mr_init_emitter(&e, keys, info, vals, &counter, get_group_id(0) * MR_CAPACITY, MR_CAPACITY, 0);
+    mr_map(input, params, task, &e);
+    taskWritten[task] = e.written | (e.full ? MR_OVERFLOWED : 0);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) wgTotal[get_group_id(0)] = counter;
+}
+
+// Second pass, only where a region overflowed: the tasks that missed re-run their map,
+// skip what they wrote, and append the rest at this work-group's exact overflow range.
+__kernel void mr_map_overflow(__global const uchar* input, __global const uchar* params,
+                              uint numTasks, __global uint* keys, __global uint2* info,
+                              __global mr_value_t* vals, __global const uint* wgTotal,
+                              __global const uint* ovBase, __global const uint* taskWritten) {
+  __local uint counter;
+  uint total = wgTotal[get_group_id(0)];
+  if (total <= MR_CAPACITY) return;  // uniform over the work-group
+  if (get_local_id(0) == 0) counter = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint task = get_global_id(0);
+  if (task < numTasks && (taskWritten[task] & MR_OVERFLOWED)) {
+    mr_emitter e;
+    mr_init_emitter(&e, keys, info, vals, &counter, ovBase[get_group_id(0)], total - MR_CAPACITY,
+                    taskWritten[task] & ~MR_OVERFLOWED);
+    mr_map(input, params, task, &e);
+  }
+}
+
+// Map-only jobs: copy each region's written records to one contiguous output.
+__kernel void mr_compact_regions(__global const uint* keys, __global const uint2* info,
+                                 __global const mr_value_t* vals, __global const uint* wgTotal,
+                                 __global const uint* outBase, __global uint* outKeys,
+                                 __global uint2* outInfo, __global mr_value_t* outVals) {
+  uint g = get_global_id(0) / MR_CAPACITY, k = get_global_id(0) % MR_CAPACITY;
+  if (k >= min(wgTotal[g], (uint)MR_CAPACITY)) return;
+  uint src = g * MR_CAPACITY + k, dst = outBase[g] + k;
+  for (uint i = 0; i < MR_KEY_WORDS; ++i)
+    outKeys[(size_t)dst * MR_KEY_WORDS + i] = keys[(size_t)src * MR_KEY_WORDS + i];
+  outInfo[dst] = info[src];
+  outVals[dst] = vals[src];
+}
+
+static void mr_load_key(__global const uint* keys, uint r, uint* words) {
+  for (uint i = 0; i < MR_KEY_WORDS; ++i) words[i] = keys[(size_t)r * MR_KEY_WORDS + i];
+}
+
+// Order of grouped records: hash bucket, then the user's key order.
+static int mr_compare_records(__global const uint* keys, __global const uint2* info, uint a, uint b) {
+  uint ba = info[a].y % MR_BUCKETS, bb = info[b].y % MR_BUCKETS;
+  if (ba != bb) return ba < bb ? -1 : 1;
+  uint ka[MR_KEY_WORDS], kb[MR_KEY_WORDS];
+  mr_load_key(keys, a, ka);
+  mr_load_key(keys, b, kb);
+  return mr_key_compare((const uchar*)ka, info[a].x, (const uchar*)kb, info[b].x);
+}
+
+static void mr_copy_record(__global const uint* keys, __global const uint2* info, uint src,
+                           __global uint* outKeys, __global uint2* outInfo, uint dst) {
+  for (uint i = 0; i < MR_KEY_WORDS; ++i)
+    outKeys[(size_t)dst * MR_KEY_WORDS + i] = keys[(size_t)src * MR_KEY_WORDS + i];
+  outInfo[dst] = info[src];
+}
+
+// One work-group per region: sort the region's records by (bucket, key) in local
+// memory (bitonic), combine equal keys (the first of a run is its master), and write
+// the region's hash table: unique records at out[outFirst + region*C ...], sorted within
+// each bucket, and per bucket its start and count at [bucket * tables + table].
+__kernel void mr_group(__global const uint* keys, __global const uint2* info,
+                       __global const mr_value_t* vals, uint firstPass,
+                       __global const uint* wgTotal, uint overflowTotal, uint firstTable, uint tables, __global uint* outKeys,
+                       __global uint2* outInfo, __global mr_value_t* outVals,
+                       __global uint* lstart, __global uint* cnt) {
+  __local uint idx[MR_CAPACITY];
+  __local uint sums[MR_GROUP_WG];
+  const uint lid = get_local_id(0), W = get_local_size(0), g = get_group_id(0);
+  const uint src0 = g * MR_CAPACITY;
+  // First-pass regions hold up to C of their work-group's emits; overflow regions are
+  // C-record slices of the overflow records.
+  uint n = firstPass ? min(wgTotal[g], (uint)MR_CAPACITY)
+                   : min((uint)MR_CAPACITY, overflowTotal - src0);
+  const uint table = firstTable + g, out0 = table * MR_CAPACITY;
+  for (uint i = lid; i < MR_CAPACITY; i += W) idx[i] = i < n ? src0 + i : MR_NONE;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint size = 2; size <= MR_CAPACITY; size <<= 1) {
+    for (uint stride = size >> 1; stride > 0; stride >>= 1) {
+      for (uint t = lid; t < MR_CAPACITY / 2; t += W) {
+        uint i = 2 * t - (t & (stride - 1));
+        uint j = i + stride;
+        uint a = idx[i], b = idx[j];
+        bool up = (i & size) == 0;
+        int c = a == MR_NONE || b == MR_NONE ? 0 : mr_compare_records(keys, info, a, b);
+        // Ties between equal keys break by record index, so the order is total.
+        bool greater = a == MR_NONE ? b != MR_NONE : b == MR_NONE ? false : c > 0 || (c == 0 && a > b);
+        if (greater == up) {
+          idx[i] = b;
+          idx[j] = a;
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  // Masters: first record of each key. Each work-item owns a contiguous chunk.
+  const uint chunk = MR_CAPACITY / W, c0 = lid * chunk;
+  uint mine = 0;
+  for (uint p = c0; p < c0 + chunk; ++p)
+    if (p < n && (p == 0 || mr_compare_records(keys, info, idx[p - 1], idx[p]) != 0)) ++mine;
+  sums[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = 1; d < W; d <<= 1) {  // inclusive Hillis-Steele scan of the chunk counts
+    uint v = lid >= d ? sums[lid - d] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sums[lid] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint u = sums[lid] - mine;
+  for (uint p = c0; p < c0 + chunk && p < n; ++p) {
+    if (p != 0 && mr_compare_records(keys, info, idx[p - 1], idx[p]) == 0) continue;
+    mr_value_t v = vals[idx[p]];
+    uint q = p + 1;
+    for (; q < n && mr_compare_records(keys, info, idx[p], idx[q]) == 0; ++q) {
+      mr_value_t o = vals[idx[q]];
+      mr_combine(&v, &o);
+    }
+    mr_copy_record(keys, info, idx[p], outKeys, outInfo, out0 + u);
+    outVals[out0 + u] = v;
+    uint bucket = info[idx[p]].y % MR_BUCKETS;
+    if (p == 0 || info[idx[p - 1]].y % MR_BUCKETS != bucket) {
+      // First key of its bucket: count the bucket's keys (buckets are short).
+      uint keysInBucket = 1;
+      for (uint r = q; r < n && info[idx[r]].y % MR_BUCKETS == bucket; ++r)
+        if (mr_compare_records(keys, info, idx[r - 1], idx[r]) != 0) ++keysInBucket;
+      lstart[bucket * tables + table] = out0 + u;
+      cnt[bucket * tables + table] = keysInBucket;
+    }
+    ++u;
+  }
+}
+
+// One joining level: work-item (bucket b, group j) merges the sorted lists of tables
+// j*F .. j*F+F-1 for bucket b into one, combining equal keys. Its output starts at
+// base[b*tablesIn + j*F]: the scanned counts on the first level, the lists' own starts
+// after it, so groups write disjoint ranges without atomics.
+__kernel void mr_join(__global const uint* keys, __global const uint2* info,
+                      __global const mr_value_t* vals, __global const uint* lstartIn,
+                      __global const uint* cntIn, __global const uint* base, uint tablesIn,
+                      uint tablesOut, __global uint* outKeys, __global uint2* outInfo,
+                      __global mr_value_t* outVals, __global uint* lstartOut,
+                      __global uint* cntOut) {
+  uint t = get_global_id(0);
+  if (t >= MR_BUCKETS * tablesOut) return;
+  uint b = t / tablesOut, j = t % tablesOut;
+  uint first = j * MR_FANIN, lists = min((uint)MR_FANIN, tablesIn - first);
+  uint cur[MR_FANIN], end[MR_FANIN];
+  for (uint i = 0; i < lists; ++i) {
+    uint k = b * tablesIn + first + i;
+    cur[i] = cntIn[k] ? lstartIn[k] : 0;
+    end[i] = cur[i] + cntIn[k];
+  }
+  uint o0 = base[b * tablesIn + first], o = o0;
+  for (;;) {
+    uint m = MR_NONE;
+    for (uint i = 0; i < lists; ++i)
+      if (cur[i] < end[i] && (m == MR_NONE || mr_compare_records(keys, info, cur[i], cur[m]) < 0))
+        m = i;
+    if (m == MR_NONE) break;
+    uint r = cur[m]++;
+    mr_value_t v = vals[r];
+    for (uint i = m + 1; i < lists; ++i)  // lists before m have larger heads
+      if (cur[i] < end[i] && mr_compare_records(keys, info, cur[i], r) == 0) {
+        mr_value_t w = vals[cur[i]++];
+        mr_combine(&v, &w);
+      }
+    mr_copy_record(keys, info, r, outKeys, outInfo, o);
+    outVals[o] = v;
+    ++o;
+  }
+  lstartOut[t] = o0;
+  cntOut[t] = o - o0;
+}
+
+// Final compaction: bucket b's unique keys go to out[outBase[b] ...], finalised by the
+// user's reduce, so only useful output returns to the host.
+__kernel void mr_compact_buckets(__global const uint* keys, __global const uint2* info,
+                                 __global const mr_value_t* vals, __global const uint* lstart,
+                                 __global const uint* cnt, __global const uint* outBase,
+                                 __global uint* outKeys, __global uint2* outInfo,
+                                 __global mr_value_t* outVals) {
+  uint b = get_global_id(0);
+  if (b >= MR_BUCKETS) return;
+  for (uint i = 0; i < cnt[b]; ++i) {
+    uint src = lstart[b] + i, dst = outBase[b] + i;
+    mr_copy_record(keys, info, src, outKeys, outInfo, dst);
+    mr_value_t v = vals[src];
+#if MR_HAS_REDUCE
+    uint k[MR_KEY_WORDS];
+    mr_load_key(keys, src, k);
+    mr_reduce((const uchar*)k, info[src].x, &v);
+#endif
+    outVals[dst] = v;
+  }
+}
