@@ -75,10 +75,9 @@ void ClRunner::releaseBuffers() {
   buffers_.clear();
 }
 
-void ClRunner::zero(cl_mem m, size_t bytes, double* phase) {
-  const cl_uint z = 0;
+void ClRunner::fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase) {
   cl_event ev = nullptr;
-  check(clEnqueueFillBuffer(queue_, m, &z, sizeof(z), 0, bytes, 0, nullptr, &ev),
+  check(clEnqueueFillBuffer(queue_, m, &pattern, sizeof(pattern), 0, bytes, 0, nullptr, &ev),
         "clEnqueueFillBuffer");
   track(ev, phase, false);
 }

@@ -25,7 +25,8 @@ class ClRunner {
   // Buffers live until releaseBuffers() (end of a run). Zero bytes gives one word.
   cl_mem buffer(size_t bytes);
   void releaseBuffers();
-  void zero(cl_mem m, size_t bytes, double* phase);
+  void zero(cl_mem m, size_t bytes, double* phase) { fill(m, bytes, 0, phase); }
+  void fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase);
   void write(cl_mem m, size_t bytes, const void* src, double* phase, size_t offset = 0);
   void read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset = 0);
   void copy(cl_mem src, cl_mem dst, size_t bytes, size_t dstOffset, double* phase);

@@ -25,7 +25,7 @@ void Pipeline::Impl::buildJob(const std::string& pipelineSource, const std::stri
   std::string source = "typedef struct mr_emitter mr_emitter;\n" + spec.types +
                        "\ntypedef char mr_value_size_check[sizeof(mr_value_t) == MR_VALUE_BYTES ? 1 : -1];\n"
                        "void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value);\n" +
-                       spec.functions + "\n" + kScanKernels + "\n" + pipelineSource;
+                       spec.functions + "\n" + kCommonKernels + "\n" + kScanKernels + "\n" + pipelineSource;
   cl.build(source, defines);
   scanBlocks = cl.kernel("mr_scan_blocks");
   scanAdd = cl.kernel("mr_scan_add");
@@ -48,6 +48,26 @@ uint32_t Pipeline::Impl::readUint(cl_mem m, size_t index, double* phase) {
   uint32_t v = 0;
   cl.read(m, 4, &v, phase, index * 4);
   return v;
+}
+
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count) {
+  return {cl.buffer(count * spec.keyBytes), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes)};
+}
+
+Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase) {
+  Output out;
+  out.count = count;
+  out.keyBytes = spec.keyBytes;
+  out.valueBytes = spec.valueBytes;
+  out.keys.resize(count * spec.keyBytes);
+  out.values.resize(count * spec.valueBytes);
+  std::vector<uint32_t> info(count * 2);
+  cl.read(r.keys, out.keys.size(), out.keys.data(), phase);
+  cl.read(r.info, info.size() * 4, info.data(), phase);
+  cl.read(r.vals, out.values.size(), out.values.data(), phase);
+  out.keySizes.resize(count);
+  for (size_t i = 0; i < count; ++i) out.keySizes[i] = info[2 * i];
+  return out;
 }
 
 }  // namespace tutti::mr

@@ -26,8 +26,19 @@ struct Pipeline::Impl {
   cl_kernel scanBlocks = nullptr, scanAdd = nullptr;
 };
 
+// The records of one stage: padded keys, (size, hash) and values.
+struct Records {
+  cl_mem keys = nullptr, info = nullptr, vals = nullptr;
+};
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count);
+// Reads the first `count` records back into an Output.
+Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase);
+
 // The embedded OpenCL C sources (generated from mapreduce/src/*.cl).
+extern const char* const kCommonKernels;
 extern const char* const kStreamMrKernels;
+extern const char* const kMarsKernels;
+extern const char* const kMapCgKernels;
 extern const char* const kScanKernels;
 
 inline uint32_t floorPow2(size_t x) {

@@ -8,31 +8,6 @@ namespace tutti::mr {
 
 namespace {
 
-// The records of one stage: padded keys, (size, hash) and values, `count` of them.
-struct Records {
-  cl_mem keys = nullptr, info = nullptr, vals = nullptr;
-};
-
-Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count) {
-  return {cl.buffer(count * spec.keyBytes), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes)};
-}
-
-Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase) {
-  Output out;
-  out.count = count;
-  out.keyBytes = spec.keyBytes;
-  out.valueBytes = spec.valueBytes;
-  out.keys.resize(count * spec.keyBytes);
-  out.values.resize(count * spec.valueBytes);
-  std::vector<uint32_t> info(count * 2);
-  cl.read(r.keys, out.keys.size(), out.keys.data(), phase);
-  cl.read(r.info, info.size() * 4, info.data(), phase);
-  cl.read(r.vals, out.values.size(), out.values.data(), phase);
-  out.keySizes.resize(count);
-  for (size_t i = 0; i < count; ++i) out.keySizes[i] = info[2 * i];
-  return out;
-}
-
 // Groups the map output into per-region hash tables, joins them level by level into one
 // table, and compacts it. Returns the result on the host.
 Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size_t groupWg,

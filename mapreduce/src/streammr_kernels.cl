@@ -1,60 +1,11 @@
 // StreamMR kernels: map with per-work-group output regions, overflow re-run, per-region
 // hash tables with sorted buckets, multi-level joining, final compaction (thesis §4.3).
 //
-// Spliced after the user's types and functions (mapreduce/README.md); the host defines
-// MR_KEY_BYTES, MR_CAPACITY (records per region, a power of two), MR_BUCKETS,
+// Spliced after common_kernels.cl; the host defines MR_KEY_BYTES, MR_CAPACITY (records per region, a power of two), MR_BUCKETS,
 // MR_GROUP_WG, MR_FANIN, MR_HAS_REDUCE. Everything here is OpenCL C 1.2 without global
 // atomics, so a launch's work-groups can run on different devices (Tutti's SKMD).
 
-#define MR_KEY_WORDS (MR_KEY_BYTES / 4)
-#define MR_NONE 0xFFFFFFFFu
-#define MR_OVERFLOWED 0x80000000u
-
-// Emits land in this work-group's region; the local counter keeps counting after the
-// region is full (opportunistic counting), so the overflow pass knows the exact size.
-struct mr_emitter {
-  __global uint* keys;
-  __global uint2* info;  // (key size, hash)
-  __global mr_value_t* vals;
-  volatile __local uint* counter;
-  uint base, capacity, skip, emitted, written, full;
-};
-
-void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value) {
-  uint n = e->emitted++;
-  if (n < e->skip) return;  // written by the first pass already
-  uint slot = atomic_inc(e->counter);
-  // Once one emit of a task misses, later ones must too: what a task wrote stays a
-  // prefix of its emits, which is all the overflow pass needs to know.
-  if (e->full || slot >= e->capacity) {
-    e->full = 1;
-    return;
-  }
-  uint r = e->base + slot;
-  uint words[MR_KEY_WORDS];
-  uchar* w = (uchar*)words;
-  uint size = min(keySize, (uint)MR_KEY_BYTES);
-  for (uint i = 0; i < MR_KEY_BYTES; ++i) w[i] = i < size ? key[i] : 0;
-  for (uint i = 0; i < MR_KEY_WORDS; ++i) e->keys[(size_t)r * MR_KEY_WORDS + i] = words[i];
-  e->info[r] = (uint2)(size, mr_hash(key, size));
-  e->vals[r] = *value;
-  e->written++;
-}
-
-static void mr_init_emitter(mr_emitter* e, __global uint* keys, __global uint2* info,
-                            __global mr_value_t* vals, volatile __local uint* counter, uint base,
-                            uint capacity, uint skip) {
-  e->keys = keys;
-  e->info = info;
-  e->vals = vals;
-  e->counter = counter;
-  e->base = base;
-  e->capacity = capacity;
-  e->skip = skip;
-  e->emitted = 0;
-  e->written = 0;
-  e->full = 0;
-}
+static void mr_after_write(mr_emitter* e, uint r) {}
 
 // First pass: one map task per work-item, output into region get_group_id(0).
 __kernel void mr_map_pass(__global const uchar* input, __global const uchar* params, uint numTasks,
@@ -108,25 +59,11 @@ __kernel void mr_compact_regions(__global const uint* keys, __global const uint2
   outVals[dst] = vals[src];
 }
 
-static void mr_load_key(__global const uint* keys, uint r, uint* words) {
-  for (uint i = 0; i < MR_KEY_WORDS; ++i) words[i] = keys[(size_t)r * MR_KEY_WORDS + i];
-}
-
 // Order of grouped records: hash bucket, then the user's key order.
 static int mr_compare_records(__global const uint* keys, __global const uint2* info, uint a, uint b) {
   uint ba = info[a].y % MR_BUCKETS, bb = info[b].y % MR_BUCKETS;
   if (ba != bb) return ba < bb ? -1 : 1;
-  uint ka[MR_KEY_WORDS], kb[MR_KEY_WORDS];
-  mr_load_key(keys, a, ka);
-  mr_load_key(keys, b, kb);
-  return mr_key_compare((const uchar*)ka, info[a].x, (const uchar*)kb, info[b].x);
-}
-
-static void mr_copy_record(__global const uint* keys, __global const uint2* info, uint src,
-                           __global uint* outKeys, __global uint2* outInfo, uint dst) {
-  for (uint i = 0; i < MR_KEY_WORDS; ++i)
-    outKeys[(size_t)dst * MR_KEY_WORDS + i] = keys[(size_t)src * MR_KEY_WORDS + i];
-  outInfo[dst] = info[src];
+  return mr_compare_keys(keys, info, a, b);
 }
 
 // One work-group per region: sort the region's records by (bucket, key) in local

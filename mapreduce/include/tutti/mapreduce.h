@@ -55,8 +55,8 @@ struct Options {
 
 // Device time per phase in ms (from profiling events; zero if the queue does not profile).
 struct PhaseTimes {
-  double upload = 0, map = 0, overflow = 0, group = 0, join = 0, compact = 0, download = 0;
-  double total() const { return upload + map + overflow + group + join + compact + download; }
+  double preprocess = 0, map = 0, overflow = 0, group = 0, join = 0, compact = 0, download = 0;
+  double total() const { return preprocess + map + overflow + group + join + compact + download; }
 };
 
 struct Stats {
@@ -124,6 +124,33 @@ class StreamMR : public Pipeline {
 
  private:
   size_t mapWg_ = 0, groupWg_ = 0;
+};
+
+// Mars-style baseline (seed 003): the map runs twice (count, then write at scanned
+// per-task offsets), a global bitonic sort groups the records by key, one reduce work-item
+// per equal-key run. No atomics at all.
+class Mars : public Pipeline {
+ public:
+  Mars(cl_context context, cl_device_id device, cl_command_queue queue, JobSpec spec,
+       Options options = {});
+  Output run(cl_mem input, cl_mem params, uint32_t numTasks) override;
+
+ private:
+  size_t wg_ = 0;
+};
+
+// MapCG-style baseline: emits take slots from one global atomic counter and go into one
+// shared hash table (compare-and-swap on its chains); reduce walks the table. When the
+// record pool is too small the map runs again with the counted size.
+class MapCG : public Pipeline {
+ public:
+  MapCG(cl_context context, cl_device_id device, cl_command_queue queue, JobSpec spec,
+        Options options = {});
+  Output run(cl_mem input, cl_mem params, uint32_t numTasks) override;
+
+ private:
+  size_t wg_ = 0;
+  uint64_t poolHint_ = 0;  // the record pool the last run needed
 };
 
 }  // namespace tutti::mr

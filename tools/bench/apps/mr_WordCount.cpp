@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--file" && i + 1 < argc) file = argv[++i];
     else args.push_back(argv[i]);
   }
-  app::App a("mr_WordCount");
+  app::App a(mrapp::appName("mr_WordCount").c_str());
   long long bytes = 0, vocab = 0, region = 0, chunk = 0;
   a.param("bytes", &bytes, "generated text bytes (ignored with --file PATH)", 200000, 16 << 20, 80 << 20);
   a.param("vocab", &vocab, "distinct generated words", 2000, 50000, 100000);

@@ -28,6 +28,12 @@ inline const char* pipelineName() {
 #endif
 }
 
+// The app's name in its RESULT line: the workload, then the baseline if one is used.
+inline std::string appName(const char* workload) {
+  const std::string p = pipelineName();
+  return std::string(workload) + (p == "mars" ? "_Mars" : p == "mapcg" ? "_MapCG" : "");
+}
+
 inline std::unique_ptr<tutti::mr::Pipeline> makePipeline(app::App& a, tutti::mr::JobSpec spec,
                                                          tutti::mr::Options opt = {}) {
 #if defined(MR_PIPELINE_MARS)
@@ -84,9 +90,9 @@ inline double msSince(std::chrono::steady_clock::time_point t0) {
 inline void logPhases(const app::App& a, const tutti::mr::Pipeline& p, double cpuMs) {
   const auto& t = p.times();
   const auto& s = p.stats();
-  a.log("pipeline=%s upload_ms=%.3f map_ms=%.3f overflow_ms=%.3f group_ms=%.3f join_ms=%.3f "
+  a.log("pipeline=%s preprocess_ms=%.3f map_ms=%.3f overflow_ms=%.3f group_ms=%.3f join_ms=%.3f "
         "compact_ms=%.3f download_ms=%.3f cpu_baseline_ms=%.3f cpu_threads=%u\n",
-        pipelineName(), t.upload, t.map, t.overflow, t.group, t.join, t.compact, t.download, cpuMs,
+        pipelineName(), t.preprocess, t.map, t.overflow, t.group, t.join, t.compact, t.download, cpuMs,
         cpuThreads());
   a.log("emitted=%llu overflowed=%llu tables=%llu join_levels=%llu output=%llu\n",
         (unsigned long long)s.emitted, (unsigned long long)s.overflowed, (unsigned long long)s.tables,

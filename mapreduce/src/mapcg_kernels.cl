@@ -1,0 +1,89 @@
+// MapCG-style kernels: emits take slots from one global atomic counter and are inserted
+// into one hash table shared by all work-items, with compare-and-swap on its chains.
+//
+// The baseline StreamMR is measured against; spliced after common_kernels.cl. The table
+// is one buffer: MR_BUCKETS chain heads, then per record the next key node, the head of
+// the key's value list and the next value (MR_NONE ends a list).
+
+static bool mapcg_same_key(__global const uint* keys, __global const uint2* info, uint a, uint b) {
+  return info[a].y == info[b].y && mr_compare_keys(keys, info, a, b) == 0;
+}
+
+static void mr_after_write(mr_emitter* e, uint r) {
+#if MR_MAPCG_INSERT
+  volatile __global uint* heads = e->table;
+  volatile __global uint* nextKey = e->table + MR_BUCKETS;
+  volatile __global uint* valHead = nextKey + e->capacity;
+  __global uint* valNext = (__global uint*)valHead + e->capacity;
+  const uint b = e->info[r].y % MR_BUCKETS;
+  valHead[r] = MR_NONE;
+  for (;;) {
+    uint h = atomic_or(&heads[b], 0u);  // an atomic read of the chain head
+    uint k = h;
+    while (k != MR_NONE && !mapcg_same_key(e->keys, e->info, k, r)) k = nextKey[k];
+    if (k != MR_NONE) {  // the key is there: push r onto its value list
+      uint old;
+      do {
+        old = valHead[k];
+        valNext[r] = old;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+      } while (atomic_cmpxchg(&valHead[k], old, r) != old);
+      return;
+    }
+    // A new key: r becomes its node, if no one changed the chain since it was walked.
+    nextKey[r] = h;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (atomic_cmpxchg(&heads[b], h, r) == h) return;
+  }
+#endif
+}
+
+__kernel void mapcg_map(__global const uchar* input, __global const uchar* params, uint numTasks,
+                        __global uint* keys, __global uint2* info, __global mr_value_t* vals,
+                        volatile __global uint* counter, uint capacity, __global uint* table) {
+  uint task = get_global_id(0);
+  if (task >= numTasks) return;
+  mr_emitter e;
+  mr_init_emitter(&e, keys, info, vals, 0, 0, capacity, 0);
+  e.mode = MR_SLOT_GLOBAL;
+  e.gcounter = counter;
+  e.table = table;
+  mr_map(input, params, task, &e);
+}
+
+// Keys per bucket (the chain's nodes), for the output offsets.
+__kernel void mapcg_count(__global const uint* table, __global uint* perBucket) {
+  uint b = get_global_id(0);
+  if (b >= MR_BUCKETS) return;
+  __global const uint* nextKey = table + MR_BUCKETS;
+  uint n = 0;
+  for (uint k = table[b]; k != MR_NONE; k = nextKey[k]) ++n;
+  perBucket[b] = n;
+}
+
+// Reduce: each key node combines its value list and writes one record.
+__kernel void mapcg_reduce(__global const uint* keys, __global const uint2* info,
+                           __global const mr_value_t* vals, __global const uint* table,
+                           uint capacity, __global const uint* outBase, __global uint* outKeys,
+                           __global uint2* outInfo, __global mr_value_t* outVals) {
+  uint b = get_global_id(0);
+  if (b >= MR_BUCKETS) return;
+  __global const uint* nextKey = table + MR_BUCKETS;
+  __global const uint* valHead = nextKey + capacity;
+  __global const uint* valNext = valHead + capacity;
+  uint dst = outBase[b];
+  for (uint k = table[b]; k != MR_NONE; k = nextKey[k], ++dst) {
+    mr_value_t v = vals[k];
+    for (uint x = valHead[k]; x != MR_NONE; x = valNext[x]) {
+      mr_value_t o = vals[x];
+      mr_combine(&v, &o);
+    }
+#if MR_HAS_REDUCE
+    uint kw[MR_KEY_WORDS];
+    mr_load_key(keys, k, kw);
+    mr_reduce((const uchar*)kw, info[k].x, &v);
+#endif
+    mr_copy_record(keys, info, k, outKeys, outInfo, dst);
+    outVals[dst] = v;
+  }
+}
