@@ -61,6 +61,7 @@ __kernel void mapcg_count(__global const uint* table, __global uint* perBucket) 
   perBucket[b] = n;
 }
 
+#if MR_REDUCE_PHASE  // mr_combine exists only in jobs with a reduce phase
 // Reduce: each key node combines its value list and writes one record.
 __kernel void mapcg_reduce(__global const uint* keys, __global const uint2* info,
                            __global const mr_value_t* vals, __global const uint* table,
@@ -87,3 +88,4 @@ __kernel void mapcg_reduce(__global const uint* keys, __global const uint2* info
     outVals[dst] = v;
   }
 }
+#endif

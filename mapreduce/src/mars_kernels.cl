@@ -58,6 +58,7 @@ __kernel void mars_heads(__global const uint* keys, __global const uint2* info,
   if (i < n) head[i] = i == 0 || mr_compare_keys(keys, info, idx[i - 1], idx[i]) != 0;
 }
 
+#if MR_REDUCE_PHASE  // mr_combine exists only in jobs with a reduce phase
 // Reduce: the head of each equal-key run combines the run and writes one record.
 __kernel void mars_reduce(__global const uint* keys, __global const uint2* info,
                           __global const mr_value_t* vals, __global const uint* idx, uint n,
@@ -80,3 +81,4 @@ __kernel void mars_reduce(__global const uint* keys, __global const uint2* info,
   mr_copy_record(keys, info, idx[i], outKeys, outInfo, dst);
   outVals[dst] = v;
 }
+#endif

@@ -19,6 +19,7 @@ void Pipeline::Impl::buildJob(const std::string& pipelineSource, const std::stri
   std::string defines = "-DMR_KEY_BYTES=" + std::to_string(spec.keyBytes) +
                         " -DMR_VALUE_BYTES=" + std::to_string(spec.valueBytes) +
                         " -DMR_HAS_REDUCE=" + std::to_string(spec.hasReduce ? 1 : 0) +
+                        " -DMR_REDUCE_PHASE=" + std::to_string(spec.reducePhase ? 1 : 0) +
                         " -DMR_SCAN_WG=" + std::to_string(scanGroup) + " -DMR_SCAN_PER_ITEM=4 " +
                         extraDefines;
   // The value size the host was told must be the device's: a mismatch fails the build.

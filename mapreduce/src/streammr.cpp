@@ -88,6 +88,7 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
                           std::to_string(m.opt.buckets) + " -DMR_FANIN=" +
                           std::to_string(m.opt.joinFanIn) + " -DMR_GROUP_WG=" + std::to_string(groupWg);
     m.buildJob(kStreamMrKernels, defines);
+    if (!m.spec.reducePhase) break;
     size_t fits = m.cl.kernelGroupSize(m.cl.kernel("mr_group"));
     if (fits >= groupWg) break;
     groupWg = floorPow2(fits);  // rebuild: MR_GROUP_WG sizes a local array

@@ -59,6 +59,7 @@ __kernel void mr_compact_regions(__global const uint* keys, __global const uint2
   outVals[dst] = vals[src];
 }
 
+#if MR_REDUCE_PHASE  // the kernels below call the user's mr_combine
 // Order of grouped records: hash bucket, then the user's key order.
 static int mr_compare_records(__global const uint* keys, __global const uint2* info, uint a, uint b) {
   uint ba = info[a].y % MR_BUCKETS, bb = info[b].y % MR_BUCKETS;
@@ -204,3 +205,4 @@ __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2
     outVals[dst] = v;
   }
 }
+#endif  // MR_REDUCE_PHASE

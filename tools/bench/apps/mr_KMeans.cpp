@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   long long n = 0, k = 0, region = 0;
   a.param("points", &n, "points", 8192, 32768, 131072);
   a.param("k", &k, "clusters", 16, 32, 32);
-  a.param("region", &region, "records per work-group region (power of two)", 1024, 1024, 1024);
+  a.param("region", &region, "records per work-group region (power of two)", 128, 1024, 1024);
   a.parse(argc, argv);
   a.init();
   return mrapp::guarded(a, [&] {

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app::App a(mrapp::appName("mr_StringMatch").c_str());
   long long bytes = 0, region = 0, chunk = 0;
   a.param("bytes", &bytes, "generated text bytes", 200000, 16 << 20, 100 << 20);
-  a.param("region", &region, "records per work-group region (power of two)", 256, 1024, 1024);
+  a.param("region", &region, "records per work-group region (power of two)", 32, 1024, 1024);
   a.param("chunk", &chunk, "text bytes per map task", 64, 64, 64);
   a.parse(argc, argv);
   a.init();
