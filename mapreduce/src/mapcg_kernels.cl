@@ -5,18 +5,30 @@
 // is one buffer: MR_BUCKETS chain heads, then per record the next key node, the head of
 // the key's value list and the next value (MR_NONE ends a list).
 
+// Key a may have been written by another work-item of this launch: read it volatile.
 static bool mapcg_same_key(__global const uint* keys, __global const uint2* info, uint a, uint b) {
-  return info[a].y == info[b].y && mr_compare_keys(keys, info, a, b) == 0;
+  volatile __global const uint* k = keys;
+  volatile __global const uint2* in = info;
+  if (in[a].y != in[b].y) return false;  // equal keys hash equally
+  uint ka[MR_KEY_WORDS], kb[MR_KEY_WORDS];
+  for (uint i = 0; i < MR_KEY_WORDS; ++i) {
+    ka[i] = k[(size_t)a * MR_KEY_WORDS + i];
+    kb[i] = k[(size_t)b * MR_KEY_WORDS + i];
+  }
+  return mr_key_compare((const uchar*)ka, in[a].x, (const uchar*)kb, in[b].x) == 0;
 }
 
+// Lock-free insert. Links are published with atomics and chains are read through volatile
+// pointers, without mem_fence: Tutti's partition-ready SPIR build of this program did not
+// link on PoCL 3.1 with it ("Cannot find symbol _Z9mem_fencej"), so no launch could split.
 static void mr_after_write(mr_emitter* e, uint r) {
 #if MR_MAPCG_INSERT
   volatile __global uint* heads = e->table;
   volatile __global uint* nextKey = e->table + MR_BUCKETS;
   volatile __global uint* valHead = nextKey + e->capacity;
-  __global uint* valNext = (__global uint*)valHead + e->capacity;
+  volatile __global uint* valNext = valHead + e->capacity;
   const uint b = e->info[r].y % MR_BUCKETS;
-  valHead[r] = MR_NONE;
+  atomic_xchg(&valHead[r], MR_NONE);
   for (;;) {
     uint h = atomic_or(&heads[b], 0u);  // an atomic read of the chain head
     uint k = h;
@@ -24,15 +36,13 @@ static void mr_after_write(mr_emitter* e, uint r) {
     if (k != MR_NONE) {  // the key is there: push r onto its value list
       uint old;
       do {
-        old = valHead[k];
-        valNext[r] = old;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        old = atomic_or(&valHead[k], 0u);
+        atomic_xchg(&valNext[r], old);
       } while (atomic_cmpxchg(&valHead[k], old, r) != old);
       return;
     }
     // A new key: r becomes its node, if no one changed the chain since it was walked.
-    nextKey[r] = h;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&nextKey[r], h);
     if (atomic_cmpxchg(&heads[b], h, r) == h) return;
   }
 #endif
