@@ -11,8 +11,7 @@ MapCG::MapCG(cl_context context, cl_device_id device, cl_command_queue queue, Jo
   Impl& m = *impl_;
   m.buildJob(kMapCgKernels, "-DMR_BUCKETS=" + std::to_string(m.opt.buckets) +
                                 " -DMR_MAPCG_INSERT=" + std::to_string(m.spec.reducePhase ? 1 : 0));
-  wg_ = m.opt.mapGroupSize ? m.opt.mapGroupSize
-                           : std::min<size_t>(256, floorPow2(m.cl.kernelGroupSize(m.cl.kernel("mapcg_map"))));
+  wg_ = m.mapGroupSize("mapcg_map");
 }
 
 Output MapCG::run(cl_mem input, cl_mem params, uint32_t numTasks) {
@@ -56,18 +55,14 @@ Output MapCG::run(cl_mem input, cl_mem params, uint32_t numTasks) {
     const size_t bitems = divUp(NB, 64) * 64;
     cl.args(count, table, perBucket);
     cl.launch(count, bitems, 64, &times_.join);
-    m.exclusiveScan(perBucket, outBase, NB, &times_.join);
-    const uint32_t unique = m.readUint(outBase, NB - 1, &times_.join) + m.readUint(perBucket, NB - 1, &times_.join);
+    const uint32_t unique = m.scanTotal(perBucket, outBase, NB, &times_.join);
     Records dst = makeRecords(cl, spec, unique);
     cl.args(reduce, rec.keys, rec.info, rec.vals, table, capacity, outBase, dst.keys, dst.info, dst.vals);
     cl.launch(reduce, bitems, 64, &times_.join);
     out = download(cl, spec, dst, unique, &times_.download);
   }
-  stats_.tables = 1;
-  stats_.output = out.count;
-  cl.settle(onKernelEvent);
-  cl.releaseBuffers();
-  return out;
+  stats_.tables = spec.reducePhase ? 1 : 0;
+  return finishRun(std::move(out));
 }
 
 }  // namespace tutti::mr

@@ -10,8 +10,7 @@ Mars::Mars(cl_context context, cl_device_id device, cl_command_queue queue, JobS
     : Pipeline(context, device, queue, std::move(spec), options) {
   Impl& m = *impl_;
   m.buildJob(kMarsKernels, "");
-  wg_ = m.opt.mapGroupSize ? m.opt.mapGroupSize
-                           : std::min<size_t>(256, floorPow2(m.cl.kernelGroupSize(m.cl.kernel("mars_map"))));
+  wg_ = m.mapGroupSize("mars_map");
 }
 
 Output Mars::run(cl_mem input, cl_mem params, uint32_t numTasks) {
@@ -27,10 +26,7 @@ Output Mars::run(cl_mem input, cl_mem params, uint32_t numTasks) {
   cl_kernel count = cl.kernel("mars_map_count");
   cl.args(count, input, params, numTasks, counts);
   cl.launch(count, items, wg, &times_.preprocess);
-  m.exclusiveScan(counts, offsets, numTasks, &times_.preprocess);
-  const uint32_t total = numTasks ? m.readUint(offsets, numTasks - 1, &times_.preprocess) +
-                                        m.readUint(counts, numTasks - 1, &times_.preprocess)
-                                  : 0;
+  const uint32_t total = m.scanTotal(counts, offsets, numTasks, &times_.preprocess);
   stats_.emitted = total;
 
   Records rec = makeRecords(cl, spec, total);
@@ -60,18 +56,14 @@ Output Mars::run(cl_mem input, cl_mem params, uint32_t numTasks) {
     const size_t titems = divUp(total, wg) * wg;
     cl.args(heads, rec.keys, rec.info, idx, total, head);
     cl.launch(heads, titems, wg, &times_.join);
-    m.exclusiveScan(head, outIndex, total, &times_.join);
-    const uint32_t unique = m.readUint(outIndex, total - 1, &times_.join) + m.readUint(head, total - 1, &times_.join);
+    const uint32_t unique = m.scanTotal(head, outIndex, total, &times_.join);
     Records dst = makeRecords(cl, spec, unique);
     cl.args(reduce, rec.keys, rec.info, rec.vals, idx, total, head, outIndex, dst.keys, dst.info, dst.vals);
     cl.launch(reduce, titems, wg, &times_.join);
     out = download(cl, spec, dst, unique, &times_.download);
   }
-  stats_.tables = 1;
-  stats_.output = out.count;
-  cl.settle(onKernelEvent);
-  cl.releaseBuffers();
-  return out;
+  stats_.tables = spec.reducePhase ? 1 : 0;
+  return finishRun(std::move(out));
 }
 
 }  // namespace tutti::mr

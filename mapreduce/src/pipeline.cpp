@@ -1,6 +1,8 @@
 // Pipeline: job assembly (user code + pipeline kernels) and the device prefix sum.
 #include "pipeline_impl.h"
 
+#include <algorithm>
+
 namespace tutti::mr {
 
 Pipeline::Pipeline(cl_context context, cl_device_id device, cl_command_queue queue, JobSpec spec,
@@ -43,6 +45,23 @@ void Pipeline::Impl::exclusiveScan(cl_mem in, cl_mem out, uint32_t n, double* ph
   exclusiveScan(sums, offsets, (uint32_t)blocks, phase);
   cl.args(scanAdd, out, n, offsets);
   cl.launch(scanAdd, divUp(n, scanGroup) * scanGroup, scanGroup, phase);
+}
+
+uint32_t Pipeline::Impl::scanTotal(cl_mem counts, cl_mem offsets, uint32_t n, double* phase) {
+  if (n == 0) return 0;
+  exclusiveScan(counts, offsets, n, phase);
+  return readUint(offsets, n - 1, phase) + readUint(counts, n - 1, phase);
+}
+
+size_t Pipeline::Impl::mapGroupSize(const char* kernel) {
+  return opt.mapGroupSize ? opt.mapGroupSize : std::min<size_t>(256, floorPow2(cl.kernelGroupSize(cl.kernel(kernel))));
+}
+
+Output Pipeline::finishRun(Output out) {
+  stats_.output = out.count;
+  impl_->cl.settle(onKernelEvent);
+  impl_->cl.releaseBuffers();
+  return out;
 }
 
 uint32_t Pipeline::Impl::readUint(cl_mem m, size_t index, double* phase) {

@@ -16,8 +16,12 @@ struct Pipeline::Impl {
 
   // Exclusive prefix sum of n uints from `in` into `out` (device kernels).
   void exclusiveScan(cl_mem in, cl_mem out, uint32_t n, double* phase);
-  // out[i] = in[i] read back as one uint.
+  // The same, returning the total of the n counts (read back: it sizes what follows).
+  uint32_t scanTotal(cl_mem counts, cl_mem offsets, uint32_t n, double* phase);
+  // One uint of m, read back.
   uint32_t readUint(cl_mem m, size_t index, double* phase);
+  // Work-items per map work-group: the option, else up to 256 that the kernel allows.
+  size_t mapGroupSize(const char* kernel);
 
   ClRunner cl;
   JobSpec spec;

@@ -40,8 +40,7 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
   if (tablesIn > 1) {
     const uint32_t n = NB * tablesIn;
     cl_mem offsets = cl.buffer((size_t)n * 4);
-    m.exclusiveScan(cnt, offsets, n, &times.join);
-    const uint32_t total = m.readUint(offsets, n - 1, &times.join) + m.readUint(cnt, n - 1, &times.join);
+    const uint32_t total = m.scanTotal(cnt, offsets, n, &times.join);
     Records ping = makeRecords(cl, spec, total), pong = makeRecords(cl, spec, total);
     cl_mem base = offsets;
     cl_kernel join = cl.kernel("mr_join");
@@ -63,8 +62,7 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
 
   // Compaction of the one table left: its bucket lists, back to back.
   cl_mem outBase = cl.buffer((size_t)NB * 4);
-  m.exclusiveScan(cnt, outBase, NB, &times.compact);
-  const uint32_t count = m.readUint(outBase, NB - 1, &times.compact) + m.readUint(cnt, NB - 1, &times.compact);
+  const uint32_t count = m.scanTotal(cnt, outBase, NB, &times.compact);
   Records dst = makeRecords(cl, spec, count);
   cl_kernel compact = cl.kernel("mr_compact_buckets");
   cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info, dst.vals);
@@ -94,8 +92,7 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
     groupWg = floorPow2(fits);  // rebuild: MR_GROUP_WG sizes a local array
   }
   groupWg_ = groupWg;
-  mapWg_ = m.opt.mapGroupSize ? m.opt.mapGroupSize
-                              : std::min<size_t>(256, floorPow2(m.cl.kernelGroupSize(m.cl.kernel("mr_map_pass"))));
+  mapWg_ = m.mapGroupSize("mr_map_pass");
 }
 
 Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
@@ -153,10 +150,7 @@ Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
   } else {
     out = groupJoinCompact(m, times_, stats_, groupWg_, first, over, wgTotal, groups, (uint32_t)overflow);
   }
-  stats_.output = out.count;
-  cl.settle(onKernelEvent);
-  cl.releaseBuffers();
-  return out;
+  return finishRun(std::move(out));
 }
 
 }  // namespace tutti::mr

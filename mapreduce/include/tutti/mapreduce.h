@@ -108,6 +108,9 @@ class Pipeline {
   struct Impl;  // the runner and the job (src/pipeline_impl.h)
 
  protected:
+  // Ends a run: counts the output, waits, adds up phase times, frees the run's buffers.
+  Output finishRun(Output out);
+
   Impl* impl_;
   PhaseTimes times_;
   Stats stats_;

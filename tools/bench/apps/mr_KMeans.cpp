@@ -89,18 +89,9 @@ int main(int argc, char** argv) {
     opt.regionRecords = (unsigned)region;
     opt.buckets = (unsigned)k;  // the cluster id is a perfect hash
     auto job = mrapp::makePipeline(a, spec, opt);
-    job->onKernelEvent = [&a](cl_event ev) { a.addKernelEvent(ev); };
 
-    tutti::mr::Output out;
-    for (int r = 0; r < a.repeat(); ++r) {
-      a.startWall();
-      cl_mem din = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, points.size() * 4, points.data());
-      cl_mem dpar = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, params.size() * 4, params.data());
-      out = job->run(din, dpar, (uint32_t)n);
-      a.stopWall();
-      a.releaseBuffer(din);
-      a.releaseBuffer(dpar);
-    }
+    auto out = mrapp::runJob(a, *job, points.data(), points.size() * 4, params.data(), params.size() * 4,
+                             (uint32_t)n);
 
     // CPU baseline: per-thread sums, merged, then the means.
     auto t0 = std::chrono::steady_clock::now();

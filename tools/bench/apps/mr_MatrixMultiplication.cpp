@@ -60,18 +60,9 @@ int main(int argc, char** argv) {
     opt.regionRecords = (unsigned)region;
     opt.mapGroupSize = std::min<size_t>(256, (size_t)region);  // one emit per task: no overflow
     auto job = mrapp::makePipeline(a, spec, opt);
-    job->onKernelEvent = [&a](cl_event ev) { a.addKernelEvent(ev); };
 
-    tutti::mr::Output out;
-    for (int r = 0; r < a.repeat(); ++r) {
-      a.startWall();
-      cl_mem dA = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, A.size() * 4, A.data());
-      cl_mem dP = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, params.size() * 4, params.data());
-      out = job->run(dA, dP, (uint32_t)(N * N));
-      a.stopWall();
-      a.releaseBuffer(dA);
-      a.releaseBuffer(dP);
-    }
+    auto out = mrapp::runJob(a, *job, A.data(), A.size() * 4, params.data(), params.size() * 4,
+                             (uint32_t)(N * N));
 
     auto t0 = std::chrono::steady_clock::now();
     std::vector<int32_t> ref(N * N);

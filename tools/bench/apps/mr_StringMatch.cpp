@@ -83,19 +83,9 @@ int main(int argc, char** argv) {
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     auto job = mrapp::makePipeline(a, spec, opt);
-    job->onKernelEvent = [&a](cl_event ev) { a.addKernelEvent(ev); };
 
     const uint32_t tasks = (uint32_t)app::divUp(text.size(), (size_t)chunk);
-    tutti::mr::Output out;
-    for (int r = 0; r < a.repeat(); ++r) {
-      a.startWall();
-      cl_mem dtext = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, text.size(), (void*)text.data());
-      cl_mem dpar = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, params.size(), params.data());
-      out = job->run(dtext, dpar, tasks);
-      a.stopWall();
-      a.releaseBuffer(dtext);
-      a.releaseBuffer(dpar);
-    }
+    auto out = mrapp::runJob(a, *job, text.data(), text.size(), params.data(), params.size(), tasks);
 
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<uint64_t>> parts(mrapp::cpuThreads());

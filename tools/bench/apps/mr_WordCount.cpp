@@ -109,20 +109,10 @@ int main(int argc, char** argv) {
     opt.buckets = (unsigned)buckets;
     opt.joinFanIn = (unsigned)fanin;
     auto job = mrapp::makePipeline(a, spec, opt);
-    job->onKernelEvent = [&a](cl_event ev) { a.addKernelEvent(ev); };
 
     const uint32_t params[2] = {(uint32_t)text.size(), (uint32_t)chunk};
     const uint32_t tasks = (uint32_t)app::divUp(text.size(), (size_t)chunk);
-    tutti::mr::Output out;
-    for (int r = 0; r < a.repeat(); ++r) {
-      a.startWall();
-      cl_mem dtext = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, std::max<size_t>(text.size(), 1), text.data());
-      cl_mem dparams = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(params), (void*)params);
-      out = job->run(dtext, dparams, tasks);
-      a.stopWall();
-      a.releaseBuffer(dtext);
-      a.releaseBuffer(dparams);
-    }
+    auto out = mrapp::runJob(a, *job, text.data(), text.size(), params, sizeof(params), tasks);
     auto t0 = std::chrono::steady_clock::now();
     auto ref = countWords(text, spec.keyBytes);
     double cpuMs = mrapp::msSince(t0);

@@ -34,15 +34,38 @@ inline std::string appName(const char* workload) {
   return std::string(workload) + (p == "mars" ? "_Mars" : p == "mapcg" ? "_MapCG" : "");
 }
 
+// The job on this build's pipeline, its kernel events counted in the app's kernel_ms.
 inline std::unique_ptr<tutti::mr::Pipeline> makePipeline(app::App& a, tutti::mr::JobSpec spec,
                                                          tutti::mr::Options opt = {}) {
 #if defined(MR_PIPELINE_MARS)
-  return std::make_unique<tutti::mr::Mars>(a.context, a.device, a.queue, std::move(spec), opt);
+  auto job = std::make_unique<tutti::mr::Mars>(a.context, a.device, a.queue, std::move(spec), opt);
 #elif defined(MR_PIPELINE_MAPCG)
-  return std::make_unique<tutti::mr::MapCG>(a.context, a.device, a.queue, std::move(spec), opt);
+  auto job = std::make_unique<tutti::mr::MapCG>(a.context, a.device, a.queue, std::move(spec), opt);
 #else
-  return std::make_unique<tutti::mr::StreamMR>(a.context, a.device, a.queue, std::move(spec), opt);
+  auto job = std::make_unique<tutti::mr::StreamMR>(a.context, a.device, a.queue, std::move(spec), opt);
 #endif
+  job->onKernelEvent = [&a](cl_event ev) { a.addKernelEvent(ev); };
+  return job;
+}
+
+// Uploads input and params and runs the job --repeat times, each inside the wall clock
+// (the RESULT line reports the last); returns the last output.
+inline tutti::mr::Output runJob(app::App& a, tutti::mr::Pipeline& job, const void* input,
+                                size_t inputBytes, const void* params, size_t paramBytes,
+                                uint32_t tasks) {
+  tutti::mr::Output out;
+  for (int r = 0; r < a.repeat(); ++r) {
+    a.startWall();
+    cl_mem in = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, std::max<size_t>(inputBytes, 1),
+                         const_cast<void*>(input));
+    cl_mem par = a.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, std::max<size_t>(paramBytes, 1),
+                          const_cast<void*>(params));
+    out = job.run(in, par, tasks);
+    a.stopWall();
+    a.releaseBuffer(in);
+    a.releaseBuffer(par);
+  }
+  return out;
 }
 
 // Runs fn(begin, end) over [0, n) on every core; the CPU baseline's parallel loop.
