@@ -79,12 +79,8 @@ int main(int argc, char** argv) {
     for (long long c = 0; c < k; ++c)  // initial centroids: the first k points
       for (int d = 0; d < KM_DIM; ++d) params[1 + c * KM_DIM + d] = (uint32_t)points[c * KM_DIM + d];
 
-    tutti::mr::JobSpec spec;
-    spec.types = kTypes;
-    spec.functions = kFunctions;
-    spec.keyBytes = 4;
-    spec.valueBytes = sizeof(Value);
-    spec.hasReduce = true;
+    // types, functions, key bytes, value bytes, reduce phase, mr_reduce
+    const tutti::mr::JobSpec spec{kTypes, kFunctions, 4, sizeof(Value), true, true};
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     opt.buckets = (unsigned)k;  // the cluster id is a perfect hash

@@ -50,12 +50,8 @@ int main(int argc, char** argv) {
     for (size_t i = 1; i < params.size(); ++i) params[i] = (int32_t)rng.below(7) - 3;
     const int32_t* B = &params[1];
 
-    tutti::mr::JobSpec spec;
-    spec.types = kTypes;
-    spec.functions = kFunctions;
-    spec.keyBytes = 8;
-    spec.valueBytes = 4;
-    spec.reducePhase = false;
+    // types, functions, key bytes, value bytes, reduce phase, mr_reduce
+    const tutti::mr::JobSpec spec{kTypes, kFunctions, 8, 4, false, false};
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     opt.mapGroupSize = std::min<size_t>(256, (size_t)region);  // one emit per task: no overflow

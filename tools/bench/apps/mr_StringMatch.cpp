@@ -74,12 +74,8 @@ int main(int argc, char** argv) {
     std::memcpy(params.data(), table.data(), table.size() * 4);
     std::memcpy(params.data() + table.size() * 4, kw.data(), kw.size());
 
-    tutti::mr::JobSpec spec;
-    spec.types = kTypes;
-    spec.functions = kFunctions;
-    spec.keyBytes = 4;
-    spec.valueBytes = 4;
-    spec.reducePhase = false;
+    // types, functions, key bytes, value bytes, reduce phase, mr_reduce
+    const tutti::mr::JobSpec spec{kTypes, kFunctions, 4, 4, false, false};
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     auto job = mrapp::makePipeline(a, spec, opt);

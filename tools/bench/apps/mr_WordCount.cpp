@@ -99,11 +99,8 @@ int main(int argc, char** argv) {
     } else {
       text = mrapp::zipfText((size_t)bytes, (uint32_t)vocab, 20);
     }
-    tutti::mr::JobSpec spec;
-    spec.types = kTypes;
-    spec.functions = kFunctions;
-    spec.keyBytes = 32;
-    spec.valueBytes = 4;
+    // types, functions, key bytes, value bytes, reduce phase, mr_reduce
+    const tutti::mr::JobSpec spec{kTypes, kFunctions, 32, 4, true, false};
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     opt.buckets = (unsigned)buckets;
