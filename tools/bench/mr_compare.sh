@@ -34,4 +34,4 @@ for app in $apps; do
     done
   done
 done
-column -t -s $'\t' "$out" | cut -c1-200
+if command -v column >/dev/null; then column -t -s $'\t' "$out" | cut -c1-200; else cat "$out"; fi
