@@ -69,6 +69,12 @@ static int mr_compare_records(__global const uint* keys, __global const uint2* i
   return mr_compare_keys(keys, info, a, b);
 }
 
+// Whether sorted positions p and q of a region hold the same key.
+static bool mr_group_same(__global const uint* keys, __global const uint2* info,
+                          __local const uint* idx, __local const uint* lb, uint p, uint q) {
+  return lb[p] == lb[q] && mr_compare_keys(keys, info, idx[p], idx[q]) == 0;
+}
+
 // One work-group per region: sort the region's records by (bucket, key) in local
 // memory (bitonic), combine equal keys (the first of a run is its master), and write
 // the region's hash table: unique records at out[outFirst + region*C ...], sorted within
@@ -78,7 +84,9 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
                        __global const uint* wgTotal, uint overflowTotal, uint firstTable, uint tables, __global uint* outKeys,
                        __global uint2* outInfo, __global mr_value_t* outVals,
                        __global uint* lstart, __global uint* cnt) {
-  __local uint idx[MR_CAPACITY];
+  // Record indices and their buckets, sorted together: most comparisons differ in the
+  // bucket and never touch global memory.
+  __local uint idx[MR_CAPACITY], lb[MR_CAPACITY];
   __local uint sums[MR_GROUP_WG];
   const uint lid = get_local_id(0), W = get_local_size(0), g = get_group_id(0);
   const uint src0 = g * MR_CAPACITY;
@@ -87,21 +95,28 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   uint n = firstPass ? min(wgTotal[g], (uint)MR_CAPACITY)
                    : min((uint)MR_CAPACITY, overflowTotal - src0);
   const uint table = firstTable + g, out0 = table * MR_CAPACITY;
-  for (uint i = lid; i < MR_CAPACITY; i += W) idx[i] = i < n ? src0 + i : MR_NONE;
+  for (uint i = lid; i < MR_CAPACITY; i += W) {
+    idx[i] = i < n ? src0 + i : MR_NONE;
+    lb[i] = i < n ? info[src0 + i].y % MR_BUCKETS : MR_NONE;  // padding sorts last
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint size = 2; size <= MR_CAPACITY; size <<= 1) {
     for (uint stride = size >> 1; stride > 0; stride >>= 1) {
       for (uint t = lid; t < MR_CAPACITY / 2; t += W) {
         uint i = 2 * t - (t & (stride - 1));
         uint j = i + stride;
-        uint a = idx[i], b = idx[j];
-        bool up = (i & size) == 0;
-        int c = a == MR_NONE || b == MR_NONE ? 0 : mr_compare_records(keys, info, a, b);
-        // Ties between equal keys break by record index, so the order is total.
-        bool greater = a == MR_NONE ? b != MR_NONE : b == MR_NONE ? false : c > 0 || (c == 0 && a > b);
-        if (greater == up) {
+        uint a = idx[i], b = idx[j], ba = lb[i], bb = lb[j];
+        // (bucket, key, record index): a total order, so equal keys keep one order.
+        bool greater = ba > bb;
+        if (ba == bb && a != MR_NONE) {  // equal buckets hold two records or two paddings
+          int c = mr_compare_keys(keys, info, a, b);
+          greater = c > 0 || (c == 0 && a > b);
+        }
+        if (greater == ((i & size) == 0)) {
           idx[i] = b;
           idx[j] = a;
+          lb[i] = bb;
+          lb[j] = ba;
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -111,7 +126,7 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   const uint chunk = MR_CAPACITY / W, c0 = lid * chunk;
   uint mine = 0;
   for (uint p = c0; p < c0 + chunk; ++p)
-    if (p < n && (p == 0 || mr_compare_records(keys, info, idx[p - 1], idx[p]) != 0)) ++mine;
+    if (p < n && (p == 0 || !mr_group_same(keys, info, idx, lb, p - 1, p))) ++mine;
   sums[lid] = mine;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = 1; d < W; d <<= 1) {  // inclusive Hillis-Steele scan of the chunk counts
@@ -122,21 +137,21 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   }
   uint u = sums[lid] - mine;
   for (uint p = c0; p < c0 + chunk && p < n; ++p) {
-    if (p != 0 && mr_compare_records(keys, info, idx[p - 1], idx[p]) == 0) continue;
+    if (p != 0 && mr_group_same(keys, info, idx, lb, p - 1, p)) continue;
     mr_value_t v = vals[idx[p]];
     uint q = p + 1;
-    for (; q < n && mr_compare_records(keys, info, idx[p], idx[q]) == 0; ++q) {
+    for (; q < n && mr_group_same(keys, info, idx, lb, p, q); ++q) {
       mr_value_t o = vals[idx[q]];
       mr_combine(&v, &o);
     }
     mr_copy_record(keys, info, idx[p], outKeys, outInfo, out0 + u);
     outVals[out0 + u] = v;
-    uint bucket = info[idx[p]].y % MR_BUCKETS;
-    if (p == 0 || info[idx[p - 1]].y % MR_BUCKETS != bucket) {
+    const uint bucket = lb[p];
+    if (p == 0 || lb[p - 1] != bucket) {
       // First key of its bucket: count the bucket's keys (buckets are short).
       uint keysInBucket = 1;
-      for (uint r = q; r < n && info[idx[r]].y % MR_BUCKETS == bucket; ++r)
-        if (mr_compare_records(keys, info, idx[r - 1], idx[r]) != 0) ++keysInBucket;
+      for (uint r = q; r < n && lb[r] == bucket; ++r)
+        if (!mr_group_same(keys, info, idx, lb, r - 1, r)) ++keysInBucket;
       lstart[bucket * tables + table] = out0 + u;
       cnt[bucket * tables + table] = keysInBucket;
     }
