@@ -90,3 +90,39 @@ static void mr_copy_record(__global const uint* keys, __global const uint2* info
   outInfo[dst] = info[src];
 }
 
+
+// The values of one key for mr_reduce_list (jobs without a combiner). Each pipeline keeps
+// them differently: StreamMR as chained segments of sorted values, Mars as a run of
+// sorted record indices, MapCG as a linked list after the key's own record.
+#define MR_VALUES_SEGMENTS 0
+#define MR_VALUES_RUN 1
+#define MR_VALUES_CHAIN 2
+struct mr_values {
+  uint mode;
+  __global const mr_value_t* vals;
+  __global const uint* links;  // segment chain, run indices or value chain
+  __global const uint2* segs;  // StreamMR: (first value, count) per segment
+  uint s, i, end;
+};
+
+bool mr_next_value(mr_values* it, mr_value_t* v) {
+  if (it->mode == MR_VALUES_RUN) {
+    if (it->i >= it->end) return false;
+    *v = it->vals[it->links[it->i++]];
+    return true;
+  }
+  if (it->mode == MR_VALUES_CHAIN) {
+    if (it->s == MR_NONE) return false;
+    *v = it->vals[it->s];
+    it->s = it->links[it->s];
+    return true;
+  }
+  while (it->i >= it->end) {
+    if (it->s == MR_NONE) return false;
+    it->i = it->segs[it->s].x;
+    it->end = it->i + it->segs[it->s].y;
+    it->s = it->links[it->s];
+  }
+  *v = it->vals[it->i++];
+  return true;
+}

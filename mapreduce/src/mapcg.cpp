@@ -33,7 +33,7 @@ Output MapCG::run(cl_mem input, cl_mem params, uint32_t numTasks) {
   uint32_t total = 0;
   for (;;) {
     rec = makeRecords(cl, spec, capacity);
-    table = cl.buffer(((size_t)NB + 3ull * capacity) * 4);
+    table = cl.buffer(((size_t)NB + 2ull * capacity) * 4);
     cl.zero(counter, 4, &times_.map);
     cl.fill(table, (size_t)NB * 4, 0xFFFFFFFFu, &times_.map);
     cl.args(map, input, params, numTasks, rec.keys, rec.info, rec.vals, counter, capacity, table);

@@ -2,8 +2,8 @@
 // into one hash table shared by all work-items, with compare-and-swap on its chains.
 //
 // The baseline StreamMR is measured against; spliced after common_kernels.cl. The table
-// is one buffer: MR_BUCKETS chain heads, then per record the next key node, the head of
-// the key's value list and the next value (MR_NONE ends a list).
+// is one buffer: MR_BUCKETS chain heads, then per record the next key node and the next
+// value of its key (a key's node heads its own value list; MR_NONE ends a list).
 
 // Key a may have been written by another work-item of this launch: read it volatile.
 static bool mapcg_same_key(__global const uint* keys, __global const uint2* info, uint a, uint b) {
@@ -25,20 +25,19 @@ static void mr_after_write(mr_emitter* e, uint r) {
 #if MR_MAPCG_INSERT
   volatile __global uint* heads = e->table;
   volatile __global uint* nextKey = e->table + MR_BUCKETS;
-  volatile __global uint* valHead = nextKey + e->capacity;
-  volatile __global uint* valNext = valHead + e->capacity;
+  volatile __global uint* valNext = nextKey + e->capacity;
   const uint b = e->info[r].y % MR_BUCKETS;
-  atomic_xchg(&valHead[r], MR_NONE);
+  atomic_xchg(&valNext[r], MR_NONE);
   for (;;) {
     uint h = atomic_or(&heads[b], 0u);  // an atomic read of the chain head
     uint k = h;
     while (k != MR_NONE && !mapcg_same_key(e->keys, e->info, k, r)) k = nextKey[k];
-    if (k != MR_NONE) {  // the key is there: push r onto its value list
+    if (k != MR_NONE) {  // the key is there: push r right after its node
       uint old;
       do {
-        old = atomic_or(&valHead[k], 0u);
+        old = atomic_or(&valNext[k], 0u);
         atomic_xchg(&valNext[r], old);
-      } while (atomic_cmpxchg(&valHead[k], old, r) != old);
+      } while (atomic_cmpxchg(&valNext[k], old, r) != old);
       return;
     }
     // A new key: r becomes its node, if no one changed the chain since it was walked.
@@ -71,7 +70,7 @@ __kernel void mapcg_count(__global const uint* table, __global uint* perBucket) 
   perBucket[b] = n;
 }
 
-#if MR_REDUCE_PHASE  // mr_combine exists only in jobs with a reduce phase
+#if MR_REDUCE_PHASE  // the user's reduce functions exist only in jobs with a reduce phase
 // Reduce: each key node combines its value list and writes one record.
 __kernel void mapcg_reduce(__global const uint* keys, __global const uint2* info,
                            __global const mr_value_t* vals, __global const uint* table,
@@ -80,19 +79,23 @@ __kernel void mapcg_reduce(__global const uint* keys, __global const uint2* info
   uint b = get_global_id(0);
   if (b >= MR_BUCKETS) return;
   __global const uint* nextKey = table + MR_BUCKETS;
-  __global const uint* valHead = nextKey + capacity;
-  __global const uint* valNext = valHead + capacity;
+  __global const uint* valNext = nextKey + capacity;
   uint dst = outBase[b];
   for (uint k = table[b]; k != MR_NONE; k = nextKey[k], ++dst) {
     mr_value_t v = vals[k];
-    for (uint x = valHead[k]; x != MR_NONE; x = valNext[x]) {
+    uint kw[MR_KEY_WORDS];
+    mr_load_key(keys, k, kw);
+#if MR_COMBINER
+    for (uint x = valNext[k]; x != MR_NONE; x = valNext[x]) {
       mr_value_t o = vals[x];
       mr_combine(&v, &o);
     }
 #if MR_HAS_REDUCE
-    uint kw[MR_KEY_WORDS];
-    mr_load_key(keys, k, kw);
     mr_reduce((const uchar*)kw, info[k].x, &v);
+#endif
+#else
+    mr_values it = {MR_VALUES_CHAIN, vals, valNext, 0, k, 0, 0};
+    mr_reduce_list((const uchar*)kw, info[k].x, &it, &v);
 #endif
     mr_copy_record(keys, info, k, outKeys, outInfo, dst);
     outVals[dst] = v;

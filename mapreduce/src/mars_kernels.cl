@@ -58,7 +58,7 @@ __kernel void mars_heads(__global const uint* keys, __global const uint2* info,
   if (i < n) head[i] = i == 0 || mr_compare_keys(keys, info, idx[i - 1], idx[i]) != 0;
 }
 
-#if MR_REDUCE_PHASE  // mr_combine exists only in jobs with a reduce phase
+#if MR_REDUCE_PHASE  // the user's reduce functions exist only in jobs with a reduce phase
 // Reduce: the head of each equal-key run combines the run and writes one record.
 __kernel void mars_reduce(__global const uint* keys, __global const uint2* info,
                           __global const mr_value_t* vals, __global const uint* idx, uint n,
@@ -68,14 +68,21 @@ __kernel void mars_reduce(__global const uint* keys, __global const uint2* info,
   uint i = get_global_id(0);
   if (i >= n || !head[i]) return;
   mr_value_t v = vals[idx[i]];
+  uint k[MR_KEY_WORDS];
+  mr_load_key(keys, idx[i], k);
+#if MR_COMBINER
   for (uint q = i + 1; q < n && !head[q]; ++q) {
     mr_value_t o = vals[idx[q]];
     mr_combine(&v, &o);
   }
 #if MR_HAS_REDUCE
-  uint k[MR_KEY_WORDS];
-  mr_load_key(keys, idx[i], k);
   mr_reduce((const uchar*)k, info[idx[i]].x, &v);
+#endif
+#else
+  uint q = i + 1;
+  while (q < n && !head[q]) ++q;
+  mr_values it = {MR_VALUES_RUN, vals, idx, 0, MR_NONE, i, q};
+  mr_reduce_list((const uchar*)k, info[idx[i]].x, &it, &v);
 #endif
   uint dst = outIndex[i];
   mr_copy_record(keys, info, idx[i], outKeys, outInfo, dst);

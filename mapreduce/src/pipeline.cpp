@@ -22,12 +22,16 @@ void Pipeline::Impl::buildJob(const std::string& pipelineSource, const std::stri
                         " -DMR_VALUE_BYTES=" + std::to_string(spec.valueBytes) +
                         " -DMR_HAS_REDUCE=" + std::to_string(spec.hasReduce ? 1 : 0) +
                         " -DMR_REDUCE_PHASE=" + std::to_string(spec.reducePhase ? 1 : 0) +
+                        " -DMR_COMBINER=" + std::to_string(spec.hasCombiner ? 1 : 0) +
                         " -DMR_SCAN_WG=" + std::to_string(scanGroup) + " -DMR_SCAN_PER_ITEM=4 " +
                         extraDefines;
   // The value size the host was told must be the device's: a mismatch fails the build.
   std::string source = "typedef struct mr_emitter mr_emitter;\n" + spec.types +
                        "\ntypedef char mr_value_size_check[sizeof(mr_value_t) == MR_VALUE_BYTES ? 1 : -1];\n"
-                       "void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value);\n" +
+                       "void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value);\n"
+                       "typedef struct mr_values mr_values;\n"
+                       "bool mr_next_value(mr_values* values, mr_value_t* value);\n"
+                       "void mr_reduce_list(const uchar* key, uint keySize, mr_values* values, mr_value_t* out);\n" +
                        spec.functions + "\n" + kCommonKernels + "\n" + kScanKernels + "\n" + pipelineSource;
   cl.build(source, defines);
   scanBlocks = cl.kernel("mr_scan_blocks");
@@ -70,8 +74,9 @@ uint32_t Pipeline::Impl::readUint(cl_mem m, size_t index, double* phase) {
   return v;
 }
 
-Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count) {
-  return {cl.buffer(count * spec.keyBytes), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes)};
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains) {
+  return {cl.buffer(count * spec.keyBytes), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes),
+          cl.buffer(withChains && !spec.hasCombiner ? count * 8 : 0)};
 }
 
 Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase) {

@@ -33,8 +33,10 @@ struct Pipeline::Impl {
 // The records of one stage: padded keys, (size, hash) and values.
 struct Records {
   cl_mem keys = nullptr, info = nullptr, vals = nullptr;
+  cl_mem links = nullptr;  // StreamMR without a combiner: each key's value chain (head, tail)
 };
-Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count);
+// withChains: StreamMR's tables of a job without a combiner also carry value chains.
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains = false);
 // Reads the first `count` records back into an Output.
 Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase);
 

@@ -21,16 +21,23 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
 
   // Per-region hash tables: region r's unique keys at [r*C, ...), bucket lists by
   // (bucket * tables + r).
-  Records grouped = makeRecords(cl, spec, (size_t)tables * C);
+  Records grouped = makeRecords(cl, spec, (size_t)tables * C, true);
   cl_mem lstart = cl.buffer((size_t)NB * tables * 4), cnt = cl.buffer((size_t)NB * tables * 4);
   cl.zero(cnt, (size_t)NB * tables * 4, &times.group);
+  // Without a combiner every key keeps its values: sorted segments per region, chained
+  // across tables by the joins (segNext indexes the grouped records).
+  const bool chains = !spec.hasCombiner;
+  const size_t segCount = chains ? (size_t)tables * C : 0;
+  cl_mem segVals = cl.buffer(segCount * spec.valueBytes), segs = cl.buffer(segCount * 8),
+         segNext = cl.buffer(segCount * 4);
+  if (chains) cl.fill(segNext, segCount * 4, 0xFFFFFFFFu, &times.group);
   cl_kernel group = cl.kernel("mr_group");
   cl.args(group, first.keys, first.info, first.vals, 1u, wgTotal, 0u, 0u, tables, grouped.keys,
-          grouped.info, grouped.vals, lstart, cnt);
+          grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
   cl.launch(group, (size_t)groups * groupWg, groupWg, &times.group);
   if (overflowTables) {
     cl.args(group, over.keys, over.info, over.vals, 0u, wgTotal, overflow, groups, tables,
-            grouped.keys, grouped.info, grouped.vals, lstart, cnt);
+            grouped.keys, grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
     cl.launch(group, (size_t)overflowTables * groupWg, groupWg, &times.group);
   }
 
@@ -41,14 +48,14 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
     const uint32_t n = NB * tablesIn;
     cl_mem offsets = cl.buffer((size_t)n * 4);
     const uint32_t total = m.scanTotal(cnt, offsets, n, &times.join);
-    Records ping = makeRecords(cl, spec, total), pong = makeRecords(cl, spec, total);
+    Records ping = makeRecords(cl, spec, total, true), pong = makeRecords(cl, spec, total, true);
     cl_mem base = offsets;
     cl_kernel join = cl.kernel("mr_join");
     while (tablesIn > 1) {
       const uint32_t tablesOut = (uint32_t)divUp(tablesIn, F);
       cl_mem lstartOut = cl.buffer((size_t)NB * tablesOut * 4), cntOut = cl.buffer((size_t)NB * tablesOut * 4);
       cl.args(join, lists.keys, lists.info, lists.vals, lstart, cnt, base, tablesIn, tablesOut,
-              ping.keys, ping.info, ping.vals, lstartOut, cntOut);
+              ping.keys, ping.info, ping.vals, lstartOut, cntOut, lists.links, ping.links, segNext);
       const size_t items = (size_t)NB * tablesOut, wg = 64;
       cl.launch(join, divUp(items, wg) * wg, wg, &times.join);
       lists = ping;
@@ -65,7 +72,8 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
   const uint32_t count = m.scanTotal(cnt, outBase, NB, &times.compact);
   Records dst = makeRecords(cl, spec, count);
   cl_kernel compact = cl.kernel("mr_compact_buckets");
-  cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info, dst.vals);
+  cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info,
+          dst.vals, lists.links, segNext, segs, segVals);
   cl.launch(compact, divUp(NB, 64) * 64, 64, &times.compact);
   return download(cl, spec, dst, count, &times.download);
 }

@@ -83,7 +83,8 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
                        __global const mr_value_t* vals, uint firstPass,
                        __global const uint* wgTotal, uint overflowTotal, uint firstTable, uint tables, __global uint* outKeys,
                        __global uint2* outInfo, __global mr_value_t* outVals,
-                       __global uint* lstart, __global uint* cnt) {
+                       __global uint* lstart, __global uint* cnt, __global mr_value_t* segVals,
+                       __global uint2* segs, __global uint2* outLinks) {
   // Record indices and their buckets, sorted together: most comparisons differ in the
   // bucket and never touch global memory.
   __local uint idx[MR_CAPACITY], lb[MR_CAPACITY];
@@ -140,10 +141,18 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
     if (p != 0 && mr_group_same(keys, info, idx, lb, p - 1, p)) continue;
     mr_value_t v = vals[idx[p]];
     uint q = p + 1;
+#if MR_COMBINER
     for (; q < n && mr_group_same(keys, info, idx, lb, p, q); ++q) {
       mr_value_t o = vals[idx[q]];
       mr_combine(&v, &o);
     }
+#else
+    // No combiner: the key's values, in sorted order, are its first segment.
+    for (; q < n && mr_group_same(keys, info, idx, lb, p, q); ++q) segVals[out0 + q] = vals[idx[q]];
+    segVals[out0 + p] = v;
+    segs[out0 + u] = (uint2)(out0 + p, q - p);
+    outLinks[out0 + u] = (uint2)(out0 + u, out0 + u);  // chain head and tail
+#endif
     mr_copy_record(keys, info, idx[p], outKeys, outInfo, out0 + u);
     outVals[out0 + u] = v;
     const uint bucket = lb[p];
@@ -168,7 +177,8 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
                       __global const uint* cntIn, __global const uint* base, uint tablesIn,
                       uint tablesOut, __global uint* outKeys, __global uint2* outInfo,
                       __global mr_value_t* outVals, __global uint* lstartOut,
-                      __global uint* cntOut) {
+                      __global uint* cntOut, __global const uint2* links,
+                      __global uint2* outLinks, __global uint* segNext) {
   uint t = get_global_id(0);
   if (t >= MR_BUCKETS * tablesOut) return;
   uint b = t / tablesOut, j = t % tablesOut;
@@ -188,13 +198,26 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
     if (m == MR_NONE) break;
     uint r = cur[m]++;
     mr_value_t v = vals[r];
+#if !MR_COMBINER
+    uint2 chain = links[r];
+#endif
     for (uint i = m + 1; i < lists; ++i)  // lists before m have larger heads
       if (cur[i] < end[i] && mr_compare_records(keys, info, cur[i], r) == 0) {
-        mr_value_t w = vals[cur[i]++];
+#if MR_COMBINER
+        mr_value_t w = vals[cur[i]];
         mr_combine(&v, &w);
+#else
+        uint2 more = links[cur[i]];  // append its segments: each tail is linked once
+        segNext[chain.y] = more.x;
+        chain.y = more.y;
+#endif
+        ++cur[i];
       }
     mr_copy_record(keys, info, r, outKeys, outInfo, o);
     outVals[o] = v;
+#if !MR_COMBINER
+    outLinks[o] = chain;
+#endif
     ++o;
   }
   lstartOut[t] = o0;
@@ -207,16 +230,21 @@ __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2
                                  __global const mr_value_t* vals, __global const uint* lstart,
                                  __global const uint* cnt, __global const uint* outBase,
                                  __global uint* outKeys, __global uint2* outInfo,
-                                 __global mr_value_t* outVals) {
+                                 __global mr_value_t* outVals, __global const uint2* links,
+                                 __global const uint* segNext, __global const uint2* segs,
+                                 __global const mr_value_t* segVals) {
   uint b = get_global_id(0);
   if (b >= MR_BUCKETS) return;
   for (uint i = 0; i < cnt[b]; ++i) {
     uint src = lstart[b] + i, dst = outBase[b] + i;
     mr_copy_record(keys, info, src, outKeys, outInfo, dst);
     mr_value_t v = vals[src];
-#if MR_HAS_REDUCE
     uint k[MR_KEY_WORDS];
     mr_load_key(keys, src, k);
+#if !MR_COMBINER
+    mr_values it = {MR_VALUES_SEGMENTS, segVals, segNext, segs, links[src].x, 0, 0};
+    mr_reduce_list((const uchar*)k, info[src].x, &it, &v);
+#elif MR_HAS_REDUCE
     mr_reduce((const uchar*)k, info[src].x, &v);
 #endif
     outVals[dst] = v;

@@ -32,8 +32,10 @@ struct Error : std::runtime_error {
 //   void mr_map(__global const uchar* input, __global const uchar* params, uint task, mr_emitter* e);
 //   uint mr_hash(const uchar* key, uint keySize);
 //   int  mr_key_compare(const uchar* a, uint aSize, const uchar* b, uint bSize);  // <0, 0, >0
-//   void mr_combine(mr_value_t* into, const mr_value_t* from);      // jobs with a reduce phase
+//   void mr_combine(mr_value_t* into, const mr_value_t* from);      // if hasCombiner
 //   void mr_reduce(const uchar* key, uint keySize, mr_value_t* v);  // if hasReduce: finalise
+//   void mr_reduce_list(const uchar* key, uint keySize, mr_values* values, mr_value_t* out);
+//        // reduce phase without a combiner: mr_next_value(values, &v) yields each value
 // and may call mr_emit(e, key, keySize, &value) any number of times per task. Map must
 // be deterministic: the overflow pass re-runs it and skips what was written.
 struct JobSpec {
@@ -43,6 +45,7 @@ struct JobSpec {
   unsigned valueBytes = 4;   // sizeof(mr_value_t) on the device (checked when built)
   bool reducePhase = true;   // false: map-only job, the map's output is the result
   bool hasReduce = false;    // mr_reduce finalises each key's combined value
+  bool hasCombiner = true;   // false: values are kept per key and mr_reduce_list reduces them
 };
 
 // Tuning; the defaults suit a GPU and work everywhere.

@@ -46,6 +46,13 @@ int mr_key_compare(const uchar* a, uint as, const uchar* b, uint bs) {
 }
 
 void mr_combine(mr_value_t* into, const mr_value_t* from) { *into += *from; }
+
+// Used with --list-reduce 1 (no combiner): the reduce sees every 1 the map emitted.
+void mr_reduce_list(const uchar* key, uint size, mr_values* values, mr_value_t* out) {
+  mr_value_t v, sum = 0;
+  while (mr_next_value(values, &v)) sum += v;
+  *out = sum;
+}
 )CLC";
 
 static bool letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -77,7 +84,7 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
   }
   app::App a(mrapp::appName("mr_WordCount").c_str());
-  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0;
+  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0, listReduce = 0;
   a.param("bytes", &bytes, "generated text bytes (ignored with --file PATH)", 200000, 16 << 20, 80 << 20);
   a.param("vocab", &vocab, "distinct generated words", 2000, 50000, 100000);
   // Tiny regions overflow (the overflow pass runs in every test); larger sizes use
@@ -86,6 +93,7 @@ int main(int argc, char** argv) {
   a.param("chunk", &chunk, "text bytes per map task", 128, 32, 32);
   a.param("buckets", &buckets, "hash-table entries per table", 4096, 4096, 4096);
   a.param("fanin", &fanin, "tables merged per joining work-item", 16, 16, 16);
+  a.param("list-reduce", &listReduce, "1: no combiner, mr_reduce_list sums each word's values", 0, 0, 0);
   a.parse((int)args.size(), args.data());
   a.init();
   return mrapp::guarded(a, [&] {
@@ -99,8 +107,8 @@ int main(int argc, char** argv) {
     } else {
       text = mrapp::zipfText((size_t)bytes, (uint32_t)vocab, 20);
     }
-    // types, functions, key bytes, value bytes, reduce phase, mr_reduce
-    const tutti::mr::JobSpec spec{kTypes, kFunctions, 32, 4, true, false};
+    // types, functions, key bytes, value bytes, reduce phase, mr_reduce, combiner
+    const tutti::mr::JobSpec spec{kTypes, kFunctions, 32, 4, true, false, listReduce == 0};
     tutti::mr::Options opt;
     opt.regionRecords = (unsigned)region;
     opt.buckets = (unsigned)buckets;
