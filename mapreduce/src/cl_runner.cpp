@@ -18,13 +18,13 @@ ClRunner::ClRunner(cl_context context, cl_device_id device, cl_command_queue que
 ClRunner::~ClRunner() {
   for (auto& p : pending_) clReleaseEvent(p.ev);
   releaseBuffers();
-  for (cl_kernel k : kernels_) clReleaseKernel(k);
+  for (auto& k : kernels_) clReleaseKernel(k.second);
   if (program_) clReleaseProgram(program_);
 }
 
 void ClRunner::build(const std::string& source, const std::string& options) {
   if (program_) clReleaseProgram(program_);
-  for (cl_kernel k : kernels_) clReleaseKernel(k);
+  for (auto& k : kernels_) clReleaseKernel(k.second);
   kernels_.clear();
   const char* text = source.c_str();
   cl_int err = CL_SUCCESS;
@@ -41,10 +41,12 @@ void ClRunner::build(const std::string& source, const std::string& options) {
 }
 
 cl_kernel ClRunner::kernel(const char* name) {
+  auto it = kernels_.find(name);
+  if (it != kernels_.end()) return it->second;
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(program_, name, &err);
   check(err, name);
-  kernels_.push_back(k);
+  kernels_.emplace(name, k);
   return k;
 }
 

@@ -6,6 +6,7 @@
 #include "tutti/mapreduce.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@ class ClRunner {
   ~ClRunner();
 
   void build(const std::string& source, const std::string& options);
+  // The program's kernel of that name, created once (arguments are set before each launch).
   cl_kernel kernel(const char* name);
   size_t kernelGroupSize(cl_kernel k) const;
   size_t deviceGroupSize() const;
@@ -51,7 +53,7 @@ class ClRunner {
   cl_command_queue queue_;
   cl_program program_ = nullptr;
   bool profiling_ = false;
-  std::vector<cl_kernel> kernels_;
+  std::map<std::string, cl_kernel> kernels_;
   std::vector<cl_mem> buffers_;
   struct Pending {
     cl_event ev;

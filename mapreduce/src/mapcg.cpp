@@ -15,12 +15,10 @@ MapCG::MapCG(cl_context context, cl_device_id device, cl_command_queue queue, Jo
 }
 
 Output MapCG::run(cl_mem input, cl_mem params, uint32_t numTasks) {
-  Impl& m = *impl_;
+  Impl& m = beginRun();
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t NB = m.opt.buckets;
-  times_ = {};
-  stats_ = {};
   const size_t wg = wg_, items = divUp(numTasks, wg) * wg;
 
   // The record pool: a guess (or what the last run needed); too small, and the map runs

@@ -14,11 +14,9 @@ Mars::Mars(cl_context context, cl_device_id device, cl_command_queue queue, JobS
 }
 
 Output Mars::run(cl_mem input, cl_mem params, uint32_t numTasks) {
-  Impl& m = *impl_;
+  Impl& m = beginRun();
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
-  times_ = {};
-  stats_ = {};
   const size_t wg = wg_, items = divUp(numTasks, wg) * wg;
 
   // Preprocessing: the map once to count, then each task's offset.

@@ -61,6 +61,12 @@ size_t Pipeline::Impl::mapGroupSize(const char* kernel) {
   return opt.mapGroupSize ? opt.mapGroupSize : std::min<size_t>(256, floorPow2(cl.kernelGroupSize(cl.kernel(kernel))));
 }
 
+Pipeline::Impl& Pipeline::beginRun() {
+  times_ = {};
+  stats_ = {};
+  return *impl_;
+}
+
 Output Pipeline::finishRun(Output out) {
   stats_.output = out.count;
   impl_->cl.settle(onKernelEvent);

@@ -104,12 +104,10 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
 }
 
 Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
-  Impl& m = *impl_;
+  Impl& m = beginRun();
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t C = m.opt.regionRecords;
-  times_ = {};
-  stats_ = {};
   cl_kernel mapPass = cl.kernel("mr_map_pass"), mapOverflow = cl.kernel("mr_map_overflow");
 
   // Map, first pass: every work-group writes into its own region of C records.

@@ -111,6 +111,8 @@ class Pipeline {
   struct Impl;  // the runner and the job (src/pipeline_impl.h)
 
  protected:
+  // Starts a run: clears the last run's times and counts.
+  Impl& beginRun();
   // Ends a run: counts the output, waits, adds up phase times, frees the run's buffers.
   Output finishRun(Output out);
 
