@@ -18,6 +18,10 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
   const uint32_t C = m.opt.regionRecords, NB = m.opt.buckets, F = m.opt.joinFanIn;
   const uint32_t overflowTables = (uint32_t)divUp(overflow, C), tables = groups + overflowTables;
   stats.tables = tables;
+  // Bucket lists are indexed by bucket * tables + table in 32-bit kernels.
+  if ((uint64_t)NB * tables >= (1ull << 31))
+    throw std::invalid_argument("tutti::mr: buckets x tables (" + std::to_string(NB) + " x " +
+                                std::to_string(tables) + ") exceeds 2^31; use fewer buckets or larger regions");
 
   // Per-region hash tables: region r's unique keys at [r*C, ...), bucket lists by
   // (bucket * tables + r).
