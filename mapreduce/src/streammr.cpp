@@ -76,9 +76,15 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
   const uint32_t count = m.scanTotal(cnt, outBase, NB, &times.compact);
   Records dst = makeRecords(cl, spec, count);
   cl_kernel compact = cl.kernel("mr_compact_buckets");
+  cl_mem srcOf = cl.buffer(chains ? (size_t)count * 4 : 0);
   cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info,
-          dst.vals, lists.links, segNext, segs, segVals);
+          dst.vals, srcOf);
   cl.launch(compact, divUp(NB, 64) * 64, 64, &times.compact);
+  if (chains) {
+    cl_kernel reduce = cl.kernel("mr_reduce_lists");
+    cl.args(reduce, dst.keys, dst.info, dst.vals, srcOf, count, lists.links, segNext, segs, segVals);
+    cl.launch(reduce, divUp(count, 64) * 64, 64, &times.compact);
+  }
   return download(cl, spec, dst, count, &times.download);
 }
 

@@ -230,24 +230,40 @@ __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2
                                  __global const mr_value_t* vals, __global const uint* lstart,
                                  __global const uint* cnt, __global const uint* outBase,
                                  __global uint* outKeys, __global uint2* outInfo,
-                                 __global mr_value_t* outVals, __global const uint2* links,
-                                 __global const uint* segNext, __global const uint2* segs,
-                                 __global const mr_value_t* segVals) {
+                                 __global mr_value_t* outVals, __global uint* srcOf) {
   uint b = get_global_id(0);
   if (b >= MR_BUCKETS) return;
   for (uint i = 0; i < cnt[b]; ++i) {
     uint src = lstart[b] + i, dst = outBase[b] + i;
     mr_copy_record(keys, info, src, outKeys, outInfo, dst);
+#if MR_COMBINER
     mr_value_t v = vals[src];
+#if MR_HAS_REDUCE
     uint k[MR_KEY_WORDS];
     mr_load_key(keys, src, k);
-#if !MR_COMBINER
-    mr_values it = {MR_VALUES_SEGMENTS, segVals, segNext, segs, links[src].x, 0, 0};
-    mr_reduce_list((const uchar*)k, info[src].x, &it, &v);
-#elif MR_HAS_REDUCE
     mr_reduce((const uchar*)k, info[src].x, &v);
 #endif
     outVals[dst] = v;
+#else
+    srcOf[dst] = src;  // mr_reduce_lists reduces it, one work-item per key
+#endif
   }
 }
+
+#if !MR_COMBINER
+// Reduce without a combiner: one work-item per output key walks the key's value chain.
+__kernel void mr_reduce_lists(__global const uint* outKeys, __global const uint2* outInfo,
+                              __global mr_value_t* outVals, __global const uint* srcOf, uint count,
+                              __global const uint2* links, __global const uint* segNext,
+                              __global const uint2* segs, __global const mr_value_t* segVals) {
+  uint dst = get_global_id(0);
+  if (dst >= count) return;
+  uint k[MR_KEY_WORDS];
+  mr_load_key(outKeys, dst, k);
+  mr_values it = {MR_VALUES_SEGMENTS, segVals, segNext, segs, links[srcOf[dst]].x, 0, 0};
+  mr_value_t v;
+  mr_reduce_list((const uchar*)k, outInfo[dst].x, &it, &v);
+  outVals[dst] = v;
+}
+#endif
 #endif  // MR_REDUCE_PHASE
