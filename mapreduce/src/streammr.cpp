@@ -118,6 +118,7 @@ Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t C = m.opt.regionRecords;
+  if (numTasks == 0) return finishRun(download(cl, spec, {}, 0, &times_.download));
   cl_kernel mapPass = cl.kernel("mr_map_pass"), mapOverflow = cl.kernel("mr_map_overflow");
 
   // Map, first pass: every work-group writes into its own region of C records.
