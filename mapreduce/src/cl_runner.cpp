@@ -1,0 +1,143 @@
+// ClRunner: OpenCL calls with error checks and per-phase device times.
+#include "cl_runner.h"
+
+namespace tutti::mr {
+
+void check(cl_int err, const char* what) {
+  if (err != CL_SUCCESS) throw Error(what, err);
+}
+
+ClRunner::ClRunner(cl_context context, cl_device_id device, cl_command_queue queue)
+    : context_(context), device_(device), queue_(queue) {
+  cl_command_queue_properties props = 0;
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, nullptr),
+        "clGetCommandQueueInfo");
+  profiling_ = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+}
+
+ClRunner::~ClRunner() {
+  for (auto& p : pending_) clReleaseEvent(p.ev);
+  releaseBuffers();
+  for (auto& k : kernels_) clReleaseKernel(k.second);
+  if (program_) clReleaseProgram(program_);
+}
+
+void ClRunner::build(const std::string& source, const std::string& options) {
+  if (program_) clReleaseProgram(program_);
+  for (auto& k : kernels_) clReleaseKernel(k.second);
+  kernels_.clear();
+  const char* text = source.c_str();
+  cl_int err = CL_SUCCESS;
+  program_ = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
+  check(err, "clCreateProgramWithSource");
+  err = clBuildProgram(program_, 1, &device_, options.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    size_t n = 0;
+    clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    throw Error("clBuildProgram (MapReduce job)\n" + log, err);
+  }
+}
+
+cl_kernel ClRunner::kernel(const char* name) {
+  auto it = kernels_.find(name);
+  if (it != kernels_.end()) return it->second;
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(program_, name, &err);
+  check(err, name);
+  kernels_.emplace(name, k);
+  return k;
+}
+
+size_t ClRunner::kernelGroupSize(cl_kernel k) const {
+  size_t n = 0;
+  check(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(n), &n, nullptr),
+        "clGetKernelWorkGroupInfo");
+  return n;
+}
+
+size_t ClRunner::deviceGroupSize() const {
+  size_t n = 0;
+  check(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(n), &n, nullptr),
+        "clGetDeviceInfo");
+  return n;
+}
+
+cl_mem ClRunner::buffer(size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes ? bytes : 4, nullptr, &err);
+  check(err, "clCreateBuffer");
+  buffers_.push_back(m);
+  return m;
+}
+
+void ClRunner::releaseBuffers() {
+  for (cl_mem m : buffers_) clReleaseMemObject(m);
+  buffers_.clear();
+}
+
+void ClRunner::fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase) {
+  cl_event ev = nullptr;
+  check(clEnqueueFillBuffer(queue_, m, &pattern, sizeof(pattern), 0, bytes, 0, nullptr, &ev),
+        "clEnqueueFillBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::write(cl_mem m, size_t bytes, const void* src, double* phase, size_t offset) {
+  cl_event ev = nullptr;
+  check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, offset, bytes, src, 0, nullptr, &ev),
+        "clEnqueueWriteBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset) {
+  if (bytes == 0) return;
+  cl_event ev = nullptr;
+  check(clEnqueueReadBuffer(queue_, m, CL_TRUE, offset, bytes, dst, 0, nullptr, &ev),
+        "clEnqueueReadBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::copy(cl_mem src, cl_mem dst, size_t bytes, size_t dstOffset, double* phase) {
+  if (bytes == 0) return;
+  cl_event ev = nullptr;
+  check(clEnqueueCopyBuffer(queue_, src, dst, 0, dstOffset, bytes, 0, nullptr, &ev),
+        "clEnqueueCopyBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::setArg(cl_kernel k, cl_uint i, size_t bytes, const void* v) {
+  check(clSetKernelArg(k, i, bytes, v), "clSetKernelArg");
+}
+
+void ClRunner::launch(cl_kernel k, size_t global, size_t local, double* phase) {
+  if (global == 0) return;
+  cl_event ev = nullptr;
+  check(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
+        "clEnqueueNDRangeKernel");
+  track(ev, phase, true);
+}
+
+void ClRunner::track(cl_event ev, double* phase, bool isKernel) {
+  pending_.push_back({ev, phase, isKernel});
+}
+
+void ClRunner::settle(const std::function<void(cl_event)>& onKernel) {
+  check(clFinish(queue_), "clFinish");
+  for (auto& p : pending_) {
+    if (profiling_) {
+      cl_ulong s = 0, e = 0;
+      check(clGetEventProfilingInfo(p.ev, CL_PROFILING_COMMAND_START, sizeof(s), &s, nullptr),
+            "clGetEventProfilingInfo");
+      check(clGetEventProfilingInfo(p.ev, CL_PROFILING_COMMAND_END, sizeof(e), &e, nullptr),
+            "clGetEventProfilingInfo");
+      if (e > s) *p.phase += (double)(e - s) * 1e-6;
+    }
+    if (p.isKernel && onKernel) onKernel(p.ev);
+    else clReleaseEvent(p.ev);
+  }
+  pending_.clear();
+}
+
+}  // namespace tutti::mr

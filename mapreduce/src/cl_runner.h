@@ -1,0 +1,68 @@
+// ClRunner: the few OpenCL calls every pipeline makes, with phase timing from events.
+//
+// Keeps the pipelines free of error plumbing; every failure throws tutti::mr::Error.
+#pragma once
+
+#include "tutti/mapreduce.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tutti::mr {
+
+class ClRunner {
+ public:
+  ClRunner(cl_context context, cl_device_id device, cl_command_queue queue);
+  ~ClRunner();
+
+  void build(const std::string& source, const std::string& options);
+  // The program's kernel of that name, created once (arguments are set before each launch).
+  cl_kernel kernel(const char* name);
+  size_t kernelGroupSize(cl_kernel k) const;
+  size_t deviceGroupSize() const;
+
+  // Buffers live until releaseBuffers() (end of a run). Zero bytes gives one word.
+  cl_mem buffer(size_t bytes);
+  void releaseBuffers();
+  void zero(cl_mem m, size_t bytes, double* phase) { fill(m, bytes, 0, phase); }
+  void fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase);
+  void write(cl_mem m, size_t bytes, const void* src, double* phase, size_t offset = 0);
+  void read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset = 0);
+  void copy(cl_mem src, cl_mem dst, size_t bytes, size_t dstOffset, double* phase);
+
+  template <class... A>
+  void args(cl_kernel k, const A&... a) {
+    cl_uint i = 0;
+    (setArg(k, i++, sizeof(A), &a), ...);
+  }
+  void launch(cl_kernel k, size_t global, size_t local, double* phase);
+
+  // Waits for everything, adds each command's device time to its phase, and hands
+  // kernel events to onKernel.
+  void settle(const std::function<void(cl_event)>& onKernel);
+
+ private:
+  void setArg(cl_kernel k, cl_uint i, size_t bytes, const void* v);
+  void track(cl_event ev, double* phase, bool isKernel);
+
+  cl_context context_;
+  cl_device_id device_;
+  cl_command_queue queue_;
+  cl_program program_ = nullptr;
+  bool profiling_ = false;
+  std::map<std::string, cl_kernel> kernels_;
+  std::vector<cl_mem> buffers_;
+  struct Pending {
+    cl_event ev;
+    double* phase;
+    bool isKernel;
+  };
+  std::vector<Pending> pending_;
+};
+
+void check(cl_int err, const char* what);
+
+}  // namespace tutti::mr

@@ -1,0 +1,120 @@
+// mr_api_test: tutti::mr's interface at its edges, on every pipeline: empty jobs, tasks
+// that emit nothing, and the errors a job's author can make.
+#include "tutti/mapreduce.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+namespace {
+
+// A job over uint input: task t emits (input[t] % 3, 1) only when input[t] is even.
+const char* kTypes = "typedef uint mr_value_t;\n";
+const char* kFunctions = R"CLC(
+void mr_map(__global const uchar* input, __global const uchar* params, uint task, mr_emitter* e) {
+  uint x = ((__global const uint*)input)[task], key = x % 3;
+  mr_value_t one = 1;
+  if (x % 2 == 0) mr_emit(e, (const uchar*)&key, 4, &one);
+}
+uint mr_hash(const uchar* key, uint size) { return *(const uint*)key; }
+int mr_key_compare(const uchar* a, uint as, const uchar* b, uint bs) {
+  uint x = *(const uint*)a, y = *(const uint*)b;
+  return x == y ? 0 : (x < y ? -1 : 1);
+}
+void mr_combine(mr_value_t* into, const mr_value_t* from) { *into += *from; }
+)CLC";
+
+struct Cl {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  Cl() {
+    cl_platform_id platform = nullptr;
+    if (clGetPlatformIDs(1, &platform, nullptr) != CL_SUCCESS) return;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) return;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
+    queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, nullptr);
+  }
+  ~Cl() {
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+  cl_mem input(std::vector<cl_uint> v) {
+    v.push_back(0);  // never empty
+    return clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data(), nullptr);
+  }
+};
+
+std::unique_ptr<tutti::mr::Pipeline> make(Cl& cl, int which, tutti::mr::JobSpec spec,
+                                          tutti::mr::Options opt = {}) {
+  if (which == 0) return std::make_unique<tutti::mr::StreamMR>(cl.context, cl.device, cl.queue, spec, opt);
+  if (which == 1) return std::make_unique<tutti::mr::Mars>(cl.context, cl.device, cl.queue, spec, opt);
+  return std::make_unique<tutti::mr::MapCG>(cl.context, cl.device, cl.queue, spec, opt);
+}
+
+class Pipelines : public ::testing::TestWithParam<int> {};
+
+TEST_P(Pipelines, NoTasksAndNoEmitsGiveEmptyOutput) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  auto job = make(cl, GetParam(), {kTypes, kFunctions, 4, 4});
+  cl_mem odd = cl.input({1, 3, 5, 7, 9});
+  EXPECT_EQ(job->run(odd, odd, 0).count, 0u);
+  EXPECT_EQ(job->run(odd, odd, 5).count, 0u);  // no task emits
+  clReleaseMemObject(odd);
+}
+
+TEST_P(Pipelines, CountsKeysAcrossRegionsAndRuns) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  tutti::mr::Options opt;
+  opt.regionRecords = 8;  // StreamMR: most emits overflow
+  opt.buckets = 2;        // more keys than buckets
+  auto job = make(cl, GetParam(), {kTypes, kFunctions, 4, 4}, opt);
+  std::vector<cl_uint> in(1000);
+  uint32_t ref[3] = {0, 0, 0};
+  for (cl_uint i = 0; i < in.size(); ++i) {
+    in[i] = i * 7;
+    if (in[i] % 2 == 0) ref[in[i] % 3]++;
+  }
+  cl_mem buf = cl.input(in);
+  for (int run = 0; run < 2; ++run) {  // a job runs again with fresh buffers
+    tutti::mr::Output out = job->run(buf, buf, (uint32_t)in.size());
+    ASSERT_EQ(out.count, 3u);
+    uint32_t got[3] = {0, 0, 0};
+    for (size_t i = 0; i < out.count; ++i) got[*(const uint32_t*)out.keyData(i)] = out.value<uint32_t>(i);
+    EXPECT_EQ(got[0], ref[0]);
+    EXPECT_EQ(got[1], ref[1]);
+    EXPECT_EQ(got[2], ref[2]);
+  }
+  clReleaseMemObject(buf);
+}
+
+TEST_P(Pipelines, WrongValueSizeFailsTheBuild) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  EXPECT_THROW(make(cl, GetParam(), {kTypes, kFunctions, 4, 8}), tutti::mr::Error);
+}
+
+TEST_P(Pipelines, KeyBytesMustBeWords) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  EXPECT_THROW(make(cl, GetParam(), {kTypes, kFunctions, 6, 4}), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Pipelines, ::testing::Values(0, 1, 2),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return std::string(i.param == 0 ? "StreamMR" : i.param == 1 ? "Mars" : "MapCG");
+                         });
+
+TEST(StreamMR, RegionsMustBePowersOfTwo) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  tutti::mr::Options opt;
+  opt.regionRecords = 100;
+  EXPECT_THROW(tutti::mr::StreamMR(cl.context, cl.device, cl.queue, {kTypes, kFunctions, 4, 4}, opt),
+               std::invalid_argument);
+}
+
+}  // namespace
