@@ -199,3 +199,134 @@ std::vector<ExtraParam> abiParams(LLVMContext &C) {
 }
 
 }  // namespace tutti::compiler::detail
+
+namespace tutti::compiler::detail {
+
+// A pointer may reach its buffer argument through phis and selects of several
+// arguments (aliasing pointers); a parallel value per pointer ("shadow") then
+// carries that argument's per-buffer data (its base, its LPT or PAS) along the
+// same phis and selects, so the rewritten access needs no knowledge of which
+// argument it got.
+Value *bufferShadow(Value *P, const std::function<Value *(Argument &)> &leaf, Type *Ty,
+                    DenseMap<Value *, Value *> &memo, std::string &why,
+                    const std::function<void(GetElementPtrInst &)> &onGep) {
+  if (auto it = memo.find(P); it != memo.end()) return it->second;
+  Value *res = nullptr;
+  if (auto *A = dyn_cast<Argument>(P)) {
+    res = leaf(*A);
+    if (!res) why = "pointer derived from argument " + std::to_string(A->getArgNo()) + " that is not a buffer";
+  } else if (isa<ConstantPointerNull>(P) || isa<UndefValue>(P)) {
+    res = Constant::getNullValue(Ty);
+  } else if (auto *G = dyn_cast<GetElementPtrInst>(P)) {
+    if (onGep) onGep(*G);
+    res = bufferShadow(G->getPointerOperand(), leaf, Ty, memo, why, onGep);
+  } else if (isa<BitCastInst>(P) || isa<AddrSpaceCastInst>(P)) {
+    res = bufferShadow(cast<Instruction>(P)->getOperand(0), leaf, Ty, memo, why, onGep);
+  } else if (auto *CE = dyn_cast<ConstantExpr>(P)) {
+    if (CE->getOpcode() == Instruction::GetElementPtr || CE->isCast())
+      res = bufferShadow(CE->getOperand(0), leaf, Ty, memo, why, onGep);
+    else
+      why = "pointer from a constant expression";
+  } else if (auto *S = dyn_cast<SelectInst>(P)) {
+    Value *a = bufferShadow(S->getTrueValue(), leaf, Ty, memo, why, onGep);
+    Value *b = a ? bufferShadow(S->getFalseValue(), leaf, Ty, memo, why, onGep) : nullptr;
+    if (a && b) {
+      if (a == b) res = a;
+      else res = SelectInst::Create(S->getCondition(), a, b, "", S);
+    }
+  } else if (auto *Phi = dyn_cast<PHINode>(P)) {
+    // placeholder first: loops reach the phi again through their back edge
+    PHINode *NP = PHINode::Create(Ty, Phi->getNumIncomingValues(), "", Phi);
+    memo[P] = NP;
+    bool ok = true;
+    for (unsigned i = 0; i < Phi->getNumIncomingValues() && ok; ++i) {
+      Value *v = bufferShadow(Phi->getIncomingValue(i), leaf, Ty, memo, why, onGep);
+      if (!v) ok = false;
+      else NP->addIncoming(v, Phi->getIncomingBlock(i));
+    }
+    if (!ok) {
+      memo[P] = nullptr;
+      NP->replaceAllUsesWith(UndefValue::get(Ty));
+      NP->eraseFromParent();
+      return nullptr;
+    }
+    Value *same = nullptr;
+    bool uniform = true;
+    for (Value *v : NP->incoming_values()) {
+      if (v == NP) continue;
+      if (same && v != same) uniform = false;
+      same = v;
+    }
+    res = NP;
+    if (uniform && same) {
+      NP->replaceAllUsesWith(same);
+      NP->eraseFromParent();
+      res = same;
+    }
+  } else {
+    why = std::string("pointer of unknown origin (") +
+          (isa<Instruction>(P) ? cast<Instruction>(P)->getOpcodeName() : "value") + ")";
+  }
+  memo[P] = res;
+  return res;
+}
+
+std::vector<unsigned> pagedBufferArgs(const Function &F) {
+  std::vector<unsigned> v;
+  const MDNode *md = F.getMetadata("kernel_arg_addr_space");
+  unsigned n = origArgCount(F);
+  for (unsigned i = 0; i < n && i < F.arg_size(); ++i) {
+    if (!F.getArg(i)->getType()->isPointerTy() || F.getArg(i)->hasByValAttr()) continue;
+    int as = -1;
+    if (md && i < md->getNumOperands())
+      if (auto *c = dyn_cast_or_null<ConstantAsMetadata>(md->getOperand(i).get()))
+        if (auto *ci = dyn_cast<ConstantInt>(c->getValue())) as = (int)ci->getZExtValue();
+    if (as == 1 || as == 2) v.push_back(i);
+  }
+  return v;
+}
+
+}  // namespace tutti::compiler::detail
+
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
+
+namespace tutti::compiler::detail {
+
+bool expandGlobalMemIntrinsics(Function &F, std::string &why) {
+  AddrSpaces AS = AddrSpaces::of(*F.getParent());
+  auto globalish = [&](Value *p) {
+    unsigned as = p->getType()->getPointerAddressSpace();
+    return as == AS.global || as == AS.constant || as == AS.generic;
+  };
+  std::vector<MemIntrinsic *> todo;
+  for (Instruction &I : instructions(F))
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      bool g = globalish(MI->getRawDest());
+      if (auto *MT = dyn_cast<MemTransferInst>(MI)) g |= globalish(MT->getRawSource());
+      if (g) todo.push_back(MI);
+    }
+  TargetTransformInfo TTI(F.getParent()->getDataLayout());
+  for (MemIntrinsic *MI : todo) {
+    if (auto *C = dyn_cast<MemCpyInst>(MI)) {
+      expandMemCpyAsLoop(C, TTI);
+    } else if (auto *S = dyn_cast<MemSetInst>(MI)) {
+      expandMemSetAsLoop(S);
+    } else if (auto *Mv = dyn_cast<MemMoveInst>(MI)) {
+      if (Mv->getRawDest()->getType()->getPointerAddressSpace() !=
+          Mv->getRawSource()->getType()->getPointerAddressSpace()) {
+        why = "memmove between address spaces";
+        return false;
+      }
+      expandMemMoveAsLoop(Mv);
+    } else {
+      why = "memory intrinsic on global memory";
+      return false;
+    }
+    MI->eraseFromParent();
+  }
+  return true;
+}
+
+}  // namespace tutti::compiler::detail

@@ -2,6 +2,7 @@
 // Never included by the public header.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -206,6 +207,41 @@ struct InstrumentRangesPass : llvm::PassInfoMixin<InstrumentRangesPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// VAST variants (passes/PagedAccess.cpp, passes/Inspector.cpp), cloned from
+// K__tutti_pr; the ABI is in compiler.h. A kernel that cannot be transformed
+// gets no variant and `reason` says why.
+struct VastOutcome {
+  std::string kernel;          // original kernel name
+  bool ok = false;
+  std::string reason;
+  std::vector<uint32_t> bufferArgs;  // argument index per LPT / PAS parameter
+  std::vector<uint32_t> dataArgs;    // inspector: buffers whose contents it reads
+};
+
+struct PagedAccessPass : llvm::PassInfoMixin<PagedAccessPass> {
+  std::vector<VastOutcome> *outcomes = nullptr;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
+struct InspectorPass : llvm::PassInfoMixin<InspectorPass> {
+  std::vector<VastOutcome> *outcomes = nullptr;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
+// Per-pointer value that follows P back to its buffer argument through GEPs,
+// casts, phis and selects: leaf(A) for argument A, null for null/undef, and
+// matching selects/phis inserted beside P's. nullptr (with `why`) when some
+// origin is not an argument leaf() accepts. onGep sees every GEP on the way.
+llvm::Value *bufferShadow(llvm::Value *P, const std::function<llvm::Value *(llvm::Argument &)> &leaf,
+                          llvm::Type *Ty, llvm::DenseMap<llvm::Value *, llvm::Value *> &memo,
+                          std::string &why,
+                          const std::function<void(llvm::GetElementPtrInst &)> &onGep = nullptr);
+// Indices of the original __global / __constant pointer arguments of a variant.
+std::vector<unsigned> pagedBufferArgs(const llvm::Function &F);
+// Global memcpy/memset become loops of loads and stores (page-wise rewriting
+// needs every access to be a plain one); false if one could not be expanded.
+bool expandGlobalMemIntrinsics(llvm::Function &F, std::string &why);
+
 struct ForceInlinePass : llvm::PassInfoMixin<ForceInlinePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
@@ -240,6 +276,8 @@ void registerStaticCost(llvm::PassBuilder &PB);
 void registerPartitionReady(llvm::PassBuilder &PB);
 void registerMergeKernel(llvm::PassBuilder &PB);
 void registerInstrumentRanges(llvm::PassBuilder &PB);
+void registerPagedAccess(llvm::PassBuilder &PB);
+void registerInspector(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerNvptxFastBuiltins(llvm::PassBuilder &PB);

@@ -201,6 +201,8 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerPartitionReady(PB);
   registerMergeKernel(PB);
   registerInstrumentRanges(PB);
+  registerPagedAccess(PB);
+  registerInspector(PB);
   registerKernelInfoPrinter(PB);
 }
 
