@@ -299,6 +299,10 @@ PreservedAnalyses InspectorPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     Function *NF = cloneKernelWithParams(*P, k + "__tutti_insp", extra);
     NF->addFnAttr("tutti-variant", "insp");
+    // the variant reads LPTs / writes PASs the original never touched
+    for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
+                                  Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
+      NF->removeFnAttr(a);
     Inspector in{*NF, origArgCount(*NF), bufs, {}, {}, {}, {}};
     unsigned idx = origArgCount(*NF) + kAbiArgs + 3;
     for (unsigned a : bufs) {

@@ -202,6 +202,10 @@ PreservedAnalyses PagedAccessPass::run(Module &M, ModuleAnalysisManager &MAM) {
       extra.push_back({PointerType::get(Type::getInt32Ty(C), 1), "__tutti_lpt" + std::to_string(a), "uint*", 1});
     Function *NF = cloneKernelWithParams(*P, k + "__tutti_paged", extra);
     NF->addFnAttr("tutti-variant", "paged");
+    // the variant reads LPTs / writes PASs the original never touched
+    for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
+                                  Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
+      NF->removeFnAttr(a);
     Pager pg{*NF, origArgCount(*NF), bufs, {}, nullptr, {}, {}, {}};
     unsigned idx = origArgCount(*NF) + kAbiArgs + 1;
     for (unsigned a : bufs) {

@@ -1,0 +1,607 @@
+// VAST equivalence on PoCL, without the runtime: for every case the test host
+// plays the runtime's part of thesis §4.3-4.4 itself.
+//  1. reference: the original kernel K (same bitcode) over the whole NDRange;
+//  2. paged, all pages: every buffer's pages in a random order in its frame
+//     buffer + the matching LPT, K__tutti_paged over the whole NDRange
+//     (planPartialLaunch), unpermuted and compared bit for bit;
+//  3. inspector + slices: K__tutti_insp fills the PASs (sets of wg_per_pas
+//     groups); then set after set, a frame buffer holding only the pages that
+//     set marked (random order; every other LPT entry points at a trap frame of
+//     garbage), K__tutti_paged over that set's groups, written pages copied
+//     back. A page the inspector missed reads garbage or loses its writes, so
+//     bit-identical results show the marks cover what the kernel touches.
+//     Where the case knows its pages, the marks must also be exact.
+// Usage: tutti_compiler_vast [--seed N] [--only NAME]
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tutti/compiler.h"
+
+using namespace tutti::compiler;
+
+namespace {
+
+constexpr int kLocal = -1000;
+
+struct BufSpec {
+  size_t bytes;
+  // fills the initial content
+  std::function<void(std::vector<uint8_t> &, std::mt19937 &)> init;
+};
+
+struct Case {
+  std::string name, source, kernel;
+  NDRange nd;
+  // argument i: buffer index (>= 0) into bufs, -1 - scalar index, or kLocal
+  std::vector<int> args;
+  size_t local_bytes = 0;  // size of every __local argument
+  std::vector<BufSpec> bufs;
+  std::vector<std::vector<uint8_t>> scalars;
+  bool expect_inspector = true;
+  std::string options;
+  // exact pages per (buffer arg, rw) over all groups, if the case knows them
+  std::function<std::set<uint64_t>(unsigned arg, unsigned rw, unsigned shift,
+                                   const std::vector<std::vector<uint8_t>> &init)>
+      exact;
+};
+
+int failures = 0;
+#define CHECK(c, ...)                              \
+  do {                                             \
+    if (!(c)) {                                    \
+      std::printf("  FAIL %s: ", #c);              \
+      std::printf(__VA_ARGS__);                    \
+      std::printf("\n");                           \
+      ++failures;                                  \
+    }                                              \
+  } while (0)
+
+struct CLEnv {
+  cl_device_id dev = nullptr;
+  cl_context ctx = nullptr;
+  cl_command_queue q = nullptr;
+  bool init() {
+    cl_uint np = 0;
+    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || !np) return false;
+    std::vector<cl_platform_id> ps(np);
+    clGetPlatformIDs(np, ps.data(), nullptr);
+    for (auto p : ps)
+      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) == CL_SUCCESS && dev) break;
+    if (!dev) return false;
+    cl_int err;
+    ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+    if (err) return false;
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    return err == CL_SUCCESS;
+  }
+};
+
+CLEnv cl;
+
+cl_mem buffer(const void *data, size_t bytes) {
+  cl_int err;
+  size_t n = std::max<size_t>(bytes, 4);
+  cl_mem m = clCreateBuffer(cl.ctx, CL_MEM_READ_WRITE, n, nullptr, &err);
+  if (err) std::printf("  clCreateBuffer(%zu): %d\n", n, err);
+  if (data && bytes) clEnqueueWriteBuffer(cl.q, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+  return m;
+}
+
+void readBack(cl_mem m, void *data, size_t bytes) {
+  if (bytes) clEnqueueReadBuffer(cl.q, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+}
+
+// Runs kernel k over the flattened groups [first, first+count) of nd with the
+// partition-ready ABI after `nargs` arguments already set, then `tail`.
+bool launchRange(cl_kernel k, unsigned nargs, const NDRange &nd, uint64_t first, uint64_t count,
+                 const std::function<void(unsigned)> &tail) {
+  for (const SubLaunch &s : planPartialLaunch(nd, first, count)) {
+    for (unsigned i = 0; i < kAbiArgs; ++i) clSetKernelArg(k, nargs + i, 8, &s.abi[i]);
+    tail(nargs + kAbiArgs);
+    size_t g[3], l[3];
+    for (int d = 0; d < 3; ++d) g[d] = s.global_size[d], l[d] = s.local_size[d];
+    cl_int err = clEnqueueNDRangeKernel(cl.q, k, s.work_dim, nullptr, g, l, 0, nullptr, nullptr);
+    if (err) {
+      std::printf("  clEnqueueNDRangeKernel: %d\n", err);
+      return false;
+    }
+  }
+  return clFinish(cl.q) == CL_SUCCESS;
+}
+
+struct Run {
+  const Case &c;
+  const KernelInfo &ki;
+  cl_program prog;
+  std::mt19937 &rng;
+  std::vector<std::vector<uint8_t>> init;
+
+  void setScalars(cl_kernel k) {
+    for (unsigned i = 0; i < c.args.size(); ++i)
+      if (c.args[i] == kLocal) clSetKernelArg(k, i, c.local_bytes, nullptr);
+      else if (c.args[i] < 0) {
+        auto &s = c.scalars[-1 - c.args[i]];
+        clSetKernelArg(k, i, s.size(), s.data());
+      }
+  }
+
+  std::vector<std::vector<uint8_t>> reference() {
+    cl_kernel k = clCreateKernel(prog, c.kernel.c_str(), nullptr);
+    std::vector<cl_mem> mems;
+    for (auto &b : init) mems.push_back(buffer(b.data(), b.size()));
+    for (unsigned i = 0; i < c.args.size(); ++i)
+      if (c.args[i] >= 0) clSetKernelArg(k, i, sizeof(cl_mem), &mems[c.args[i]]);
+    setScalars(k);
+    size_t g[3], l[3], o[3];
+    for (int d = 0; d < 3; ++d) g[d] = c.nd.global_size[d], l[d] = c.nd.local_size[d], o[d] = c.nd.global_offset[d];
+    cl_int err = clEnqueueNDRangeKernel(cl.q, k, c.nd.work_dim, o, g, l, 0, nullptr, nullptr);
+    CHECK(err == CL_SUCCESS, "reference launch: %d", err);
+    clFinish(cl.q);
+    std::vector<std::vector<uint8_t>> out = init;
+    for (unsigned b = 0; b < mems.size(); ++b) {
+      readBack(mems[b], out[b].data(), out[b].size());
+      clReleaseMemObject(mems[b]);
+    }
+    clReleaseKernel(k);
+    return out;
+  }
+
+  // One paged launch over [first, first+count) on host state `st`: for buffer
+  // b, pages[b] are the pages present in its frame buffer (in random order);
+  // every other page maps to a trap frame. Written pages (wpages) come back.
+  bool pagedSlice(cl_kernel k, unsigned shift, std::vector<std::vector<uint8_t>> &st,
+                  const std::vector<std::vector<uint64_t>> &pages,
+                  const std::vector<std::set<uint64_t>> &wpages, uint64_t first, uint64_t count) {
+    const size_t P = size_t(1) << shift;
+    std::vector<cl_mem> frames(st.size()), lpts(st.size());
+    std::vector<std::vector<uint64_t>> order(st.size());
+    for (unsigned b = 0; b < st.size(); ++b) {
+      size_t npages = (st[b].size() + P - 1) / P;
+      order[b] = pages[b];
+      std::shuffle(order[b].begin(), order[b].end(), rng);
+      uint32_t trap = (uint32_t)order[b].size();
+      std::vector<uint32_t> lpt(npages + 1, trap);
+      std::vector<uint8_t> fb((order[b].size() + 1) * P);
+      for (size_t f = 0; f < fb.size(); ++f) fb[f] = (uint8_t)rng();  // trap: garbage
+      for (uint32_t f = 0; f < order[b].size(); ++f) {
+        uint64_t pg = order[b][f];
+        lpt[pg] = f;
+        size_t n = std::min(P, st[b].size() - pg * P);
+        std::memcpy(&fb[f * P], &st[b][pg * P], n);
+      }
+      frames[b] = buffer(fb.data(), fb.size());
+      lpts[b] = buffer(lpt.data(), lpt.size() * 4);
+    }
+    for (unsigned i = 0; i < c.args.size(); ++i)
+      if (c.args[i] >= 0) clSetKernelArg(k, i, sizeof(cl_mem), &frames[c.args[i]]);
+    setScalars(k);
+    bool ok = launchRange(k, ki.num_args, c.nd, first, count, [&](unsigned at) {
+      cl_uint sh = shift;
+      clSetKernelArg(k, at, 4, &sh);
+      for (unsigned j = 0; j < ki.vast_buffer_args.size(); ++j)
+        clSetKernelArg(k, at + 1 + j, sizeof(cl_mem), &lpts[c.args[ki.vast_buffer_args[j]]]);
+    });
+    for (unsigned b = 0; b < st.size(); ++b) {
+      std::vector<uint8_t> fb((order[b].size() + 1) * P);
+      readBack(frames[b], fb.data(), fb.size());
+      for (uint32_t f = 0; f < order[b].size(); ++f) {
+        uint64_t pg = order[b][f];
+        if (!wpages[b].count(pg)) continue;
+        size_t n = std::min(P, st[b].size() - pg * P);
+        std::memcpy(&st[b][pg * P], &fb[f * P], n);
+      }
+      clReleaseMemObject(frames[b]);
+      clReleaseMemObject(lpts[b]);
+    }
+    return ok;
+  }
+
+  bool same(const std::vector<std::vector<uint8_t>> &a, const std::vector<std::vector<uint8_t>> &b,
+            const char *what) {
+    bool ok = true;
+    for (unsigned i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) {
+        size_t at = 0;
+        while (at < a[i].size() && a[i][at] == b[i][at]) ++at;
+        CHECK(false, "%s: buffer %u differs from the reference at byte %zu", what, i, at);
+        ok = false;
+      }
+    return ok;
+  }
+
+  void go(unsigned shift) {
+    const size_t P = size_t(1) << shift;
+    auto ref = reference();
+    // 2. paged, every page present, random order
+    {
+      cl_kernel k = clCreateKernel(prog, ki.paged_kernel.c_str(), nullptr);
+      auto st = init;
+      std::vector<std::vector<uint64_t>> pages(st.size());
+      std::vector<std::set<uint64_t>> w(st.size());
+      for (unsigned b = 0; b < st.size(); ++b)
+        for (uint64_t p = 0; p * P < st[b].size(); ++p) pages[b].push_back(p), w[b].insert(p);
+      bool ok = pagedSlice(k, shift, st, pages, w, 0, c.nd.totalGroups());
+      CHECK(ok, "paged launch");
+      if (ok && same(ref, st, "paged (all pages, permuted)"))
+        std::printf("  shift %u: paged kernel, all pages permuted: bit-identical\n", shift);
+      clReleaseKernel(k);
+    }
+    if (ki.inspector_kernel.empty()) return;
+    // 3. inspector, then one paged slice per PAS set
+    cl_kernel insp = clCreateKernel(prog, ki.inspector_kernel.c_str(), nullptr);
+    cl_kernel paged = clCreateKernel(prog, ki.paged_kernel.c_str(), nullptr);
+    uint64_t total = c.nd.totalGroups();
+    uint64_t wpp = std::max<uint64_t>(1, (total + 4) / 5);  // about five sets
+    uint64_t sets = (total + wpp - 1) / wpp;
+    std::vector<cl_mem> real(init.size()), pas(init.size());
+    std::vector<uint64_t> npages(init.size());
+    std::set<uint32_t> data(ki.inspector_data_args.begin(), ki.inspector_data_args.end());
+    cl_mem dummy = buffer(nullptr, 16);
+    for (unsigned b = 0; b < init.size(); ++b) {
+      npages[b] = (init[b].size() + P - 1) / P;
+      std::vector<uint8_t> z(sets * 2 * npages[b], 0);
+      pas[b] = buffer(z.data(), z.size());
+      real[b] = buffer(init[b].data(), init[b].size());
+    }
+    for (unsigned i = 0; i < c.args.size(); ++i)
+      if (c.args[i] >= 0)  // only the buffers it needs hold data
+        clSetKernelArg(insp, i, sizeof(cl_mem), data.count(i) ? &real[c.args[i]] : &dummy);
+    setScalars(insp);
+    bool ok = launchRange(insp, ki.num_args, c.nd, 0, total, [&](unsigned at) {
+      cl_uint sh = shift;
+      uint64_t first = 0;
+      clSetKernelArg(insp, at, 4, &sh);
+      clSetKernelArg(insp, at + 1, 8, &wpp);
+      clSetKernelArg(insp, at + 2, 8, &first);
+      for (unsigned j = 0; j < ki.vast_buffer_args.size(); ++j) {
+        int b = c.args[ki.vast_buffer_args[j]];
+        clSetKernelArg(insp, at + 3 + 2 * j, sizeof(cl_mem), &pas[b]);
+        clSetKernelArg(insp, at + 4 + 2 * j, 8, &npages[b]);
+      }
+    });
+    CHECK(ok, "inspector launch");
+    std::vector<std::vector<uint8_t>> marks(init.size());
+    for (unsigned b = 0; b < init.size(); ++b) {
+      marks[b].resize(sets * 2 * npages[b]);
+      readBack(pas[b], marks[b].data(), marks[b].size());
+      clReleaseMemObject(pas[b]);
+      clReleaseMemObject(real[b]);
+    }
+    clReleaseMemObject(dummy);
+    // exactness where the case knows its pages (over all sets)
+    if (c.exact)
+      for (unsigned i = 0; i < c.args.size(); ++i) {
+        if (c.args[i] < 0) continue;
+        int b = c.args[i];
+        for (unsigned rw = 0; rw < 2; ++rw) {
+          std::set<uint64_t> got;
+          for (uint64_t s = 0; s < sets; ++s)
+            for (uint64_t p = 0; p < npages[b]; ++p)
+              if (marks[b][(s * 2 + rw) * npages[b] + p]) got.insert(p);
+          std::set<uint64_t> want = c.exact(i, rw, shift, init);
+          CHECK(got == want, "arg %u %s: inspector marked %zu pages, the kernel touches %zu", i,
+                rw ? "write" : "read", got.size(), want.size());
+        }
+      }
+    auto st = init;
+    size_t marked = 0, all = 0;
+    for (uint64_t s = 0; s < sets && ok; ++s) {
+      std::vector<std::vector<uint64_t>> pages(init.size());
+      std::vector<std::set<uint64_t>> w(init.size());
+      for (unsigned b = 0; b < init.size(); ++b)
+        for (uint64_t p = 0; p < npages[b]; ++p) {
+          bool r = marks[b][(s * 2) * npages[b] + p], wr = marks[b][(s * 2 + 1) * npages[b] + p];
+          all++;
+          // written pages come in with their content too: a kernel need not
+          // write every byte of a page it writes
+          if (r || wr) pages[b].push_back(p), marked++;
+          if (wr) w[b].insert(p);
+        }
+      uint64_t first = s * wpp, count = std::min(wpp, total - first);
+      ok = pagedSlice(paged, shift, st, pages, w, first, count);
+      CHECK(ok, "paged slice %llu", (unsigned long long)s);
+    }
+    if (ok && same(ref, st, "inspector + paged slices"))
+      std::printf("  shift %u: inspector + %llu paged slices (%zu of %zu set-pages present): bit-identical\n",
+                  shift, (unsigned long long)sets, marked, all);
+    clReleaseKernel(insp);
+    clReleaseKernel(paged);
+  }
+};
+
+std::vector<uint8_t> u32(uint32_t v) { return {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)}; }
+
+BufSpec floats(size_t n) {
+  return {n * 4, [](std::vector<uint8_t> &b, std::mt19937 &r) {
+            std::uniform_real_distribution<float> d(-1, 1);
+            for (size_t i = 0; i + 4 <= b.size(); i += 4) {
+              float f = d(r);
+              std::memcpy(&b[i], &f, 4);
+            }
+          }};
+}
+BufSpec ints(size_t n, uint32_t lo, uint32_t hi) {
+  return {n * 4, [lo, hi](std::vector<uint8_t> &b, std::mt19937 &r) {
+            std::uniform_int_distribution<uint32_t> d(lo, hi);
+            for (size_t i = 0; i + 4 <= b.size(); i += 4) {
+              uint32_t v = d(r);
+              std::memcpy(&b[i], &v, 4);
+            }
+          }};
+}
+BufSpec perm(size_t n) {
+  return {n * 4, [n](std::vector<uint8_t> &b, std::mt19937 &r) {
+            std::vector<uint32_t> p(n);
+            for (size_t i = 0; i < n; ++i) p[i] = (uint32_t)i;
+            std::shuffle(p.begin(), p.end(), r);
+            std::memcpy(b.data(), p.data(), n * 4);
+          }};
+}
+BufSpec zeros(size_t bytes) {
+  return {bytes, [](std::vector<uint8_t> &b, std::mt19937 &) { std::fill(b.begin(), b.end(), 0); }};
+}
+NDRange range(unsigned dim, std::array<uint64_t, 3> g, std::array<uint64_t, 3> l) {
+  NDRange nd;
+  nd.work_dim = dim;
+  for (int d = 0; d < 3; ++d) nd.global_size[d] = g[d], nd.local_size[d] = l[d];
+  return nd;
+}
+uint32_t rd32(const std::vector<uint8_t> &b, size_t i) {
+  uint32_t v;
+  std::memcpy(&v, &b[i * 4], 4);
+  return v;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  const uint32_t N = 16384;  // 64 KiB of floats: 16 pages of 4 KiB
+  {
+    Case c;
+    c.name = "gather (data-dependent index, helper function)";
+    c.source = R"(
+      float twice(__global const float *p, int i) { return p[i] * 2.0f; }
+      __kernel void gather(__global float *out, __global const float *in,
+                           __global const int *idx, int n) {
+        int i = get_global_id(0);
+        if (i < n) out[i] = twice(in, idx[i]);
+      })";
+    c.kernel = "gather";
+    c.nd = range(1, {N, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2, -1};
+    // idx only reaches a few pages of `in`: exactness is visible
+    c.bufs = {zeros(N * 4), floats(4 * N), {N * 4, [](std::vector<uint8_t> &b, std::mt19937 &r) {
+                                              std::uniform_int_distribution<uint32_t> pg(0, 3), o(0, 1023);
+                                              for (size_t i = 0; i < b.size() / 4; ++i) {
+                                                uint32_t v = pg(r) * 4096 + o(r);  // pages 0,4,8,12 of 4 KiB
+                                                std::memcpy(&b[i * 4], &v, 4);
+                                              }
+                                            }}};
+    c.scalars = {u32(N - 5)};
+    c.exact = [N](unsigned arg, unsigned rw, unsigned shift, const std::vector<std::vector<uint8_t>> &in) {
+      std::set<uint64_t> s;
+      uint32_t n = N - 5;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (arg == 0 && rw == 1) s.insert(uint64_t(i) * 4 >> shift);
+        if (arg == 1 && rw == 0) s.insert(uint64_t(rd32(in[2], i)) * 4 >> shift);
+        if (arg == 2 && rw == 0) s.insert(uint64_t(i) * 4 >> shift);
+      }
+      return s;
+    };
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "scatter (permutation)";
+    c.source = R"(
+      __kernel void scatter(__global float *out, __global const float *in, __global const uint *idx) {
+        size_t i = get_global_id(0);
+        out[idx[i]] = in[i] + 1.0f;
+      })";
+    c.kernel = "scatter";
+    c.nd = range(1, {N, 1, 1}, {128, 1, 1});
+    c.args = {0, 1, 2};
+    c.bufs = {zeros(N * 4), floats(N), perm(N)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "2-D stencil";
+    c.source = R"(
+      __kernel void stencil(__global float *out, __global const float *in, int w, int h) {
+        int x = get_global_id(0), y = get_global_id(1);
+        float s = in[y*w + x];
+        if (x > 0) s += in[y*w + x - 1];
+        if (x < w-1) s += in[y*w + x + 1];
+        if (y > 0) s += in[(y-1)*w + x];
+        if (y < h-1) s += in[(y+1)*w + x];
+        out[y*w + x] = s * 0.2f;
+      })";
+    c.kernel = "stencil";
+    c.nd = range(2, {256, 96, 1}, {16, 8, 1});
+    c.args = {0, 1, -1, -2};
+    c.bufs = {zeros(256 * 96 * 4), floats(256 * 96)};
+    c.scalars = {u32(256), u32(96)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "3-D range";
+    c.source = R"(
+      __kernel void k3(__global float *out, __global const float *in, int nx, int ny) {
+        int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+        int i = (z*ny + y)*nx + x;
+        out[i] = in[i] * (float)(z + 1) + in[(z*ny + (ny-1-y))*nx + x];
+      })";
+    c.kernel = "k3";
+    c.nd = range(3, {32, 16, 24}, {8, 4, 2});
+    c.args = {0, 1, -1, -2};
+    c.bufs = {zeros(32 * 16 * 24 * 4), floats(32 * 16 * 24)};
+    c.scalars = {u32(32), u32(16)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "aliasing pointers, pointer arithmetic, private pointer copies";
+    c.source = R"(
+      __kernel void alias(__global float *a, __global float *b, int c) {
+        int i = get_global_id(0);
+        __global float *ptrs[2] = { a, b };
+        __global float *p = ptrs[(i >> 3) & 1];     // private copy, data-independent pick
+        __global float *q = (i < c ? a : b) + 16;   // select between arguments + arithmetic
+        __global float *r = p;
+        r += i;
+        *r = *r * 3.0f + q[i & 1023];
+      })";
+    c.kernel = "alias";
+    c.nd = range(1, {N, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, -1};
+    c.bufs = {floats(N), floats(N)};
+    c.scalars = {u32(N / 3)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "global atomics (histogram)";
+    c.source = R"(
+      __kernel void hist(__global const uint *d, __global uint *h, __global int *mx) {
+        size_t i = get_global_id(0);
+        uint v = d[i];
+        atomic_inc(&h[v & 4095]);
+        atomic_max(&mx[(v >> 12) & 2047], (int)v);
+      })";
+    c.kernel = "hist";
+    c.nd = range(1, {N * 2, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2};
+    c.bufs = {ints(N * 2, 0, 0x7fffffff), zeros(4096 * 4), zeros(2048 * 4)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "vector loads/stores (vload4/vstore4 straddling pages, float4 pointers, float3 structs)";
+    c.source = R"(
+      typedef struct { float x, y, z; } P3;
+      __kernel void vec(__global float *out, __global const float *in, __global const float4 *in4,
+                        __global P3 *pts) {
+        size_t i = get_global_id(0);
+        float4 a = vload4(0, in + 3*i + 1);      // element-aligned: crosses pages
+        float4 b = in4[i];
+        vstore4(a + b, 0, out + 3*i + 2);
+        P3 p = pts[i];
+        p.x += a.x; p.y *= b.y; p.z -= 1.0f;
+        pts[i] = p;                               // 12-byte elements straddle pages
+      })";
+    c.kernel = "vec";
+    c.nd = range(1, {4096, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2, 3};
+    c.bufs = {zeros(3 * 4096 * 4 + 32), floats(3 * 4096 + 8), floats(4 * 4096), floats(3 * 4096)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "local memory + barrier (block reduction), data-dependent branch";
+    c.source = R"(
+      __kernel void red(__global const float *in, __global float *out, __global float *pos,
+                        __local float *tmp) {
+        size_t l = get_local_id(0), g = get_group_id(0), n = get_local_size(0);
+        float v = in[get_global_id(0)];
+        tmp[l] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (size_t s = n / 2; s > 0; s >>= 1) {
+          if (l < s) tmp[l] += tmp[l + s];
+          barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (l == 0) out[g] = tmp[0];
+        if (v > 0.5f) pos[get_global_id(0)] = v;   // written pages depend on data
+      })";
+    c.kernel = "red";
+    c.nd = range(1, {N, 1, 1}, {128, 1, 1});
+    c.args = {0, 1, 2, kLocal};
+    c.local_bytes = 128 * 4;
+    c.bufs = {floats(N), zeros(N / 128 * 4), zeros(N * 4)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "address depends on a buffer the kernel writes: paged only";
+    c.source = R"(
+      __kernel void chase(__global uint *idx, __global float *out) {
+        size_t i = get_global_id(0);
+        out[idx[i]] = (float)i;
+        idx[i] = 0;
+      })";
+    c.kernel = "chase";
+    c.nd = range(1, {N, 1, 1}, {64, 1, 1});
+    c.args = {0, 1};
+    c.bufs = {perm(N), zeros(N * 4)};
+    c.expect_inspector = false;
+    v.push_back(c);
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  unsigned seed = 1;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--seed" && i + 1 < argc) seed = (unsigned)std::stoul(argv[++i]);
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];
+  }
+  if (!cl.init()) {
+    std::printf("no OpenCL device: skipped\n");
+    return 77;
+  }
+  std::mt19937 rng(seed);
+  for (Case &c : cases()) {
+    if (!only.empty() && c.name.find(only) == std::string::npos) continue;
+    std::printf("%s\n", c.name.c_str());
+    CompileRequest req;
+    req.source = c.source;
+    req.options = c.options;
+    req.emit_vast_variants = true;
+    CompileResult r = compile(req);
+    CHECK(r.ok, "compile: %s", r.error.c_str());
+    if (!r.ok) continue;
+    const KernelInfo *ki = nullptr;
+    for (auto &k : r.kernels)
+      if (k.name == c.kernel) ki = &k;
+    CHECK(ki && !ki->paged_kernel.empty(), "no paged kernel: %s", ki ? ki->paged_reason.c_str() : "?");
+    if (!ki || ki->paged_kernel.empty()) continue;
+    CHECK(ki->inspector_kernel.empty() != c.expect_inspector, "inspector %s (%s)",
+          ki->inspector_kernel.empty() ? "missing" : "unexpected", ki->inspector_reason.c_str());
+    if (!c.expect_inspector) std::printf("  no inspector, as expected: %s\n", ki->inspector_reason.c_str());
+    const unsigned char *bin = r.binary.data();
+    size_t len = r.binary.size();
+    cl_int err, st;
+    cl_program prog = clCreateProgramWithBinary(cl.ctx, 1, &cl.dev, &len, &bin, &st, &err);
+    CHECK(err == CL_SUCCESS, "clCreateProgramWithBinary: %d", err);
+    err = clBuildProgram(prog, 1, &cl.dev, r.build_options.c_str(), nullptr, nullptr);
+    if (err) {
+      char log[8192] = {0};
+      clGetProgramBuildInfo(prog, cl.dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
+      CHECK(false, "clBuildProgram: %d %s", err, log);
+      continue;
+    }
+    Run run{c, *ki, prog, rng, {}};
+    for (auto &b : c.bufs) {
+      std::vector<uint8_t> d(b.bytes);
+      b.init(d, rng);
+      run.init.push_back(std::move(d));
+    }
+    for (unsigned shift : {12u, 14u}) run.go(shift);
+    clReleaseProgram(prog);
+  }
+  std::printf(failures ? "%d FAILURES\n" : "all VAST checks passed\n", failures);
+  return failures ? 1 : 0;
+}
