@@ -455,7 +455,8 @@ std::vector<Case> cases() {
       __kernel void alias(__global float *a, __global float *b, int c) {
         int i = get_global_id(0);
         __global float *ptrs[2] = { a, b };
-        __global float *p = ptrs[(i >> 3) & 1];     // private copy, data-independent pick
+        __global float *p = ptrs[0];                // private copies of the pointers
+        if ((i >> 3) & 1) p = ptrs[1];
         __global float *q = (i < c ? a : b) + 16;   // select between arguments + arithmetic
         __global float *r = p;
         r += i;
@@ -576,7 +577,8 @@ int main(int argc, char **argv) {
     const KernelInfo *ki = nullptr;
     for (auto &k : r.kernels)
       if (k.name == c.kernel) ki = &k;
-    CHECK(ki && !ki->paged_kernel.empty(), "no paged kernel: %s", ki ? ki->paged_reason.c_str() : "?");
+    CHECK(ki && !ki->paged_kernel.empty(), "no paged kernel: %s",
+          !ki ? "?" : !ki->partitionable ? ki->whole_reason.c_str() : ki->paged_reason.c_str());
     if (!ki || ki->paged_kernel.empty()) continue;
     CHECK(ki->inspector_kernel.empty() != c.expect_inspector, "inspector %s (%s)",
           ki->inspector_kernel.empty() ? "missing" : "unexpected", ki->inspector_reason.c_str());
