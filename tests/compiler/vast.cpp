@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <map>
 #include <random>
 #include <set>
@@ -40,6 +42,7 @@ struct BufSpec {
 
 struct Case {
   std::string name, source, kernel;
+  std::string app;  // tools/bench/apps/<app>.cpp holds the source (its R"CLC(...)CLC" string)
   NDRange nd;
   // argument i: buffer index (>= 0) into bufs, -1 - scalar index, or kLocal
   std::vector<int> args;
@@ -349,6 +352,36 @@ BufSpec perm(size_t n) {
 BufSpec zeros(size_t bytes) {
   return {bytes, [](std::vector<uint8_t> &b, std::mt19937 &) { std::fill(b.begin(), b.end(), 0); }};
 }
+BufSpec uniform(size_t n, float lo, float hi) {
+  return {n * 4, [lo, hi](std::vector<uint8_t> &b, std::mt19937 &r) {
+            std::uniform_real_distribution<float> d(lo, hi);
+            for (size_t i = 0; i + 4 <= b.size(); i += 4) {
+              float f = d(r);
+              std::memcpy(&b[i], &f, 4);
+            }
+          }};
+}
+BufSpec bytes(size_t n) {
+  return {n, [](std::vector<uint8_t> &b, std::mt19937 &r) {
+            for (auto &x : b) x = (uint8_t)r();
+          }};
+}
+std::vector<uint8_t> f32(float f) {
+  std::vector<uint8_t> v(4);
+  std::memcpy(v.data(), &f, 4);
+  return v;
+}
+
+std::string appSource(const std::string &app) {
+  std::ifstream f(std::string(TUTTI_APPS_DIR) + "/" + app + ".cpp");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string s = ss.str();
+  size_t b = s.find("R\"CLC("), e = s.find(")CLC\"");
+  if (b == std::string::npos || e == std::string::npos) return "";
+  return s.substr(b + 6, e - b - 6);
+}
+
 NDRange range(unsigned dim, std::array<uint64_t, 3> g, std::array<uint64_t, 3> l) {
   NDRange nd;
   nd.work_dim = dim;
@@ -546,6 +579,50 @@ std::vector<Case> cases() {
     c.expect_inspector = false;
     v.push_back(c);
   }
+  // bundled apps (tools/bench/apps): the thesis' Fig. 4.9 set and a few more
+  auto app = [&](const char *name, const char *kernel, NDRange nd, std::vector<int> args,
+                 std::vector<BufSpec> bufs, std::vector<std::vector<uint8_t>> sc, const char *opts = "",
+                 size_t local = 0) {
+    Case c;
+    c.name = std::string("app ") + name + ": " + kernel;
+    c.app = name;
+    c.kernel = kernel;
+    c.nd = nd;
+    c.args = args;
+    c.bufs = bufs;
+    c.scalars = sc;
+    c.options = opts;
+    c.local_bytes = local;
+    v.push_back(c);
+  };
+  app("VectorAdd", "vectorAdd", range(1, {20480, 1, 1}, {64, 1, 1}), {0, 1, 2, -1},
+      {floats(20000), floats(20000), zeros(20000 * 4)}, {u32(20000)});
+  app("BlackScholes", "blackScholes", range(1, {16384, 1, 1}, {64, 1, 1}), {0, 1, 2, 3, 4, -1, -2, -3},
+      {uniform(16384, 10, 100), uniform(16384, 10, 100), uniform(16384, 0.2f, 2), zeros(16384 * 4),
+       zeros(16384 * 4)},
+      {f32(0.02f), f32(0.3f), u32(16384)});
+  app("MatrixMultiplication", "matrixMul", range(2, {128, 96, 1}, {8, 8, 1}), {0, 1, 2, -1, -2, -3},
+      {floats(96 * 80), floats(80 * 128), zeros(96 * 128 * 4)}, {u32(96), u32(128), u32(80)}, "-DTILE=8");
+  app("MatrixTranspose", "matrixTranspose", range(2, {128, 96, 1}, {8, 8, 1}), {0, 1, -1, -2, kLocal},
+      {zeros(128 * 96 * 4), floats(128 * 96)}, {u32(128), u32(96)}, "", 8 * 9 * 4);
+  app("MedianFilter", "median3x3", range(2, {256, 64, 1}, {16, 4, 1}), {0, 1, -1, -2},
+      {bytes(256 * 64 * 4), zeros(256 * 64 * 4)}, {u32(250), u32(64)});
+  app("SobelFilter", "sobel", range(2, {256, 64, 1}, {16, 4, 1}), {0, 1, -1, -2},
+      {bytes(256 * 64 * 4), zeros(256 * 64 * 4)}, {u32(256), u32(61)});
+  app("Nbody", "nbody", range(1, {2048, 1, 1}, {64, 1, 1}), {0, 1, 2, 3, -1, -2, -3, kLocal},
+      {floats(2048 * 4), floats(2048 * 4), zeros(2048 * 16), zeros(2048 * 16)},
+      {u32(2000), f32(0.01f), f32(0.001f)}, "", 64 * 16);
+  app("Reduction", "reduce", range(1, {32 * 64, 1, 1}, {64, 1, 1}), {0, 1, -1, -2, kLocal},
+      {floats(32768), zeros(32 * 4)}, {u32(32700), u32(1024)}, "", 64 * 4);
+  app("MersenneTwister", "mersenneTwister", range(1, {256, 1, 1}, {64, 1, 1}), {0, 1, -1, -2},
+      {ints(256, 1, 0xffffffffu), zeros(64 * 256 * 4)}, {u32(64), u32(250)});
+  app("MersenneTwister", "boxMuller", range(1, {8192, 1, 1}, {64, 1, 1}), {0, 1, -1},
+      {ints(16384, 0, 0xffffffffu), zeros(16384 * 4)}, {u32(8000)});
+  app("FDTD3d", "fdtd3d", range(3, {32, 32, 16}, {8, 4, 2}), {0, 1, 2, -1, -2, -3},
+      {floats(32 * 32 * 16), zeros(32 * 32 * 16 * 4), uniform(3, 0.1f, 0.3f)}, {u32(32), u32(32), u32(16)},
+      "-DRADIUS=2");
+  app("HistogramAtomic", "histogramAtomic", range(1, {32768, 1, 1}, {64, 1, 1}), {0, 1, -1},
+      {ints(32768, 0, 0xffffffffu), zeros(256 * 4)}, {u32(32000)});
   return v;
 }
 
@@ -568,7 +645,7 @@ int main(int argc, char **argv) {
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
     std::printf("%s\n", c.name.c_str());
     CompileRequest req;
-    req.source = c.source;
+    req.source = c.app.empty() ? c.source : appSource(c.app);
     req.options = c.options;
     req.emit_vast_variants = true;
     CompileResult r = compile(req);
