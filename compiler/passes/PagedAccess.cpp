@@ -26,6 +26,7 @@
 // builtins that touch a buffer by themselves (vload3/vload_half, async copies).
 //
 //   module pass: tutti-paged-access
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -54,11 +55,7 @@ struct Pager {
     LLVMContext &C = NF.getContext();
     Type *I64 = Type::getInt64Ty(C);
     Type *I32 = Type::getInt32Ty(C);
-    auto stripInbounds = [](GetElementPtrInst &G) {
-      // the logical offset may lie beyond the bound frame buffer: keep LLVM
-      // from assuming it does not
-      G.setIsInBounds(false);
-    };
+    auto stripInbounds = [](GetElementPtrInst &G) { G.setIsInBounds(false); };
     Value *base = bufferShadow(
         p,
         [&](Argument &A) -> Value * {
@@ -130,6 +127,12 @@ struct Pager {
         return false;
       }
     std::vector<AccessRec> recs = AA.accesses;
+    // a logical pointer may lie beyond the bound frame buffer: no GEP on a
+    // buffer may claim to stay inside it (comparisons included)
+    for (Instruction &I : instructions(NF))
+      if (auto *G = dyn_cast<GetElementPtrInst>(&I))
+        if (auto *A = dyn_cast<Argument>(getUnderlyingObject(G, 0)))
+          if (lptParam.count(A->getArgNo())) G->setIsInBounds(false);
     std::set<std::pair<Instruction *, Value *>> seen;
     const DataLayout &DL = NF.getParent()->getDataLayout();
     {

@@ -623,6 +623,8 @@ std::vector<Case> cases() {
       "-DRADIUS=2");
   app("HistogramAtomic", "histogramAtomic", range(1, {32768, 1, 1}, {64, 1, 1}), {0, 1, -1},
       {ints(32768, 0, 0xffffffffu), zeros(256 * 4)}, {u32(32000)});
+  app("AESEncrypt", "aesEncrypt", range(1, {4096, 1, 1}, {64, 1, 1}), {0, 1, 2, 3, -1, kLocal, kLocal},
+      {bytes(4096 * 16), zeros(4096 * 16), bytes(176), bytes(256)}, {u32(4000)}, "", 256);
   return v;
 }
 
