@@ -72,6 +72,7 @@ struct CLEnv {
   cl_device_id dev = nullptr;
   cl_context ctx = nullptr;
   cl_command_queue q = nullptr;
+  Target target = Target::Spir64;
   bool init() {
     cl_uint np = 0;
     if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || !np) return false;
@@ -80,6 +81,9 @@ struct CLEnv {
     for (auto p : ps)
       if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) == CL_SUCCESS && dev) break;
     if (!dev) return false;
+    char vendor[256] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof vendor, vendor, nullptr);
+    if (std::strstr(vendor, "NVIDIA")) target = Target::Nvptx64;
     cl_int err;
     ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
     if (err) return false;
@@ -650,6 +654,17 @@ int main(int argc, char **argv) {
     req.source = c.app.empty() ? c.source : appSource(c.app);
     req.options = c.options;
     req.emit_vast_variants = true;
+    if (cl.target != Target::Nvptx64) {
+      // the PTX build must keep both variants too (checked without a GPU)
+      CompileRequest px = req;
+      px.target = Target::Nvptx64;
+      CompileResult rp = compile(px);
+      bool both = false;
+      for (auto &k : rp.kernels)
+        if (k.name == c.kernel) both = !k.paged_kernel.empty() && (k.inspector_kernel.empty() != c.expect_inspector);
+      CHECK(rp.ok && both, "nvptx64: %s", rp.ok ? "variant missing" : rp.error.c_str());
+    }
+    req.target = cl.target;
     CompileResult r = compile(req);
     CHECK(r.ok, "compile: %s", r.error.c_str());
     if (!r.ok) continue;
