@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -377,7 +378,8 @@ std::vector<uint8_t> f32(float f) {
 }
 
 std::string appSource(const std::string &app) {
-  std::ifstream f(std::string(TUTTI_APPS_DIR) + "/" + app + ".cpp");
+  const char *dir = std::getenv("TUTTI_APPS_DIR");  // a copy run elsewhere (GPU machine)
+  std::ifstream f(std::string(dir ? dir : TUTTI_APPS_DIR) + "/" + app + ".cpp");
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
