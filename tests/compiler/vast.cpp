@@ -379,7 +379,8 @@ std::vector<uint8_t> f32(float f) {
 
 std::string appSource(const std::string &app) {
   const char *dir = std::getenv("TUTTI_APPS_DIR");  // a copy run elsewhere (GPU machine)
-  std::ifstream f(std::string(dir ? dir : TUTTI_APPS_DIR) + "/" + app + ".cpp");
+  std::string base = std::string(dir ? dir : TUTTI_APPS_DIR) + "/";
+  std::ifstream f(app == "mk_util" ? base + "common/mk_util.h" : base + app + ".cpp");
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
@@ -643,6 +644,31 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--seed" && i + 1 < argc) seed = (unsigned)std::stoul(argv[++i]);
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (a == "--verdicts") {
+      // which bundled kernels get which VAST variant (for compiler/README.md)
+      for (const char *app : {"AESEncrypt", "AESDecrypt", "BinomialOption", "BlackScholes", "FDTD3d",
+                              "Histogram", "HistogramAtomic", "MatrixMultiplication", "MatrixTranspose",
+                              "MedianFilter", "MersenneTwister", "Nbody", "Reduction", "ScanLargeArrays",
+                              "SobelFilter", "StreamCompaction", "VectorAdd", "mk_BiCGSTAB", "mk_util"}) {
+        CompileRequest req;
+        req.source = appSource(app);
+        if (req.source.empty()) continue;
+        req.emit_vast_variants = true;
+        CompileResult r = compile(req);
+        for (auto &k : r.kernels) {
+          std::string data;
+          for (uint32_t d : k.inspector_data_args) data += (data.empty() ? "" : ",") + std::to_string(d);
+          std::printf("| %s | %s | %s | %s |\n", app, k.name.c_str(),
+                      !k.paged_kernel.empty() ? "yes"
+                      : k.partitionable       ? ("no: " + k.paged_reason).c_str()
+                                              : ("no: " + k.whole_reason).c_str(),
+                      !k.inspector_kernel.empty()
+                          ? (data.empty() ? "yes" : ("yes, reads arg " + data).c_str())
+                          : ("no: " + (k.partitionable ? k.inspector_reason : k.whole_reason)).c_str());
+        }
+      }
+      return 0;
+    }
   }
   if (!cl.init()) {
     std::printf("no OpenCL device: skipped\n");
