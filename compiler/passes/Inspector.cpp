@@ -13,8 +13,10 @@
 // rw = 0 for reads, 1 for writes (atomics mark both). The host zeroes the PAS
 // buffers first. Byte entries need no atomics: every writer stores the same 1.
 //
-// What stays: the address of every global access and the control flow,
-// together with everything they depend on (a mark-sweep slice, thesis [78]);
+// What stays: the address of every global access and the branches that decide
+// whether an access (or a value an address needs) happens, i.e. the control
+// dependences of live blocks, with everything they depend on (a mark-sweep
+// slice, thesis [78]); other branches go to one successor (leaving dead loops);
 // loads of private or __local memory pull in the stores (and, for __local, the
 // barriers) that feed them. Everything else is deleted: no global store or
 // global atomic is left. An address that depends on buffer contents keeps the
@@ -28,7 +30,11 @@
 //
 //   module pass: tutti-inspector
 #include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/IteratedDominanceFrontier.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -49,6 +55,7 @@ struct Inspector {
   std::vector<unsigned> bufArgs;
   std::map<unsigned, unsigned> pasParam;  // buffer argument -> its PAS parameter index
   std::set<unsigned> dataArgs;
+  SmallPtrSet<BasicBlock *, 16> liveBlocks;
   std::string why;
   AddrSpaces AS;
 
@@ -60,12 +67,23 @@ struct Inspector {
   bool slice(const ArgAccessResult &AA, const std::vector<AccessRec> &recs,
              SmallPtrSetImpl<Instruction *> &keep) {
     std::vector<Instruction *> work;
+    std::vector<BasicBlock *> newLive;
+    auto markBlock = [&](BasicBlock *B) {
+      if (liveBlocks.insert(B).second) newLive.push_back(B);
+    };
     auto push = [&](Value *V) {
       if (auto *I = dyn_cast<Instruction>(V))
-        if (keep.insert(I).second) work.push_back(I);
+        if (keep.insert(I).second) {
+          work.push_back(I);
+          markBlock(I->getParent());
+        }
     };
-    for (const AccessRec &r : recs) push(r.ptr);
-    for (BasicBlock &BB : NF) push(BB.getTerminator());
+    for (const AccessRec &r : recs) {
+      push(r.ptr);
+      markBlock(r.inst->getParent());  // its marks go there
+    }
+    for (BasicBlock &BB : NF)
+      if (isa<ReturnInst>(BB.getTerminator())) push(BB.getTerminator());
     bool localPulled = false;
     std::set<const Value *> privPulled;
     auto writers = [&](auto pred) {
@@ -87,7 +105,20 @@ struct Inspector {
         }
       }
     };
-    while (!work.empty()) {
+    PostDominatorTree PDT(NF);
+    while (!work.empty() || !newLive.empty()) {
+      if (work.empty()) {
+        // a live block needs the branches it is control dependent on
+        // (reverse dominance frontier), not every branch of the kernel
+        ReverseIDFCalculator IDF(PDT);
+        SmallPtrSet<BasicBlock *, 16> def(newLive.begin(), newLive.end());
+        newLive.clear();
+        IDF.setDefiningBlocks(def);
+        SmallVector<BasicBlock *, 16> deps;
+        IDF.calculate(deps);
+        for (BasicBlock *B : deps) push(B->getTerminator());
+        continue;
+      }
       Instruction *I = work.back();
       work.pop_back();
       for (Value *op : I->operands()) push(op);
@@ -153,6 +184,31 @@ struct Inspector {
     return true;
   }
 
+  // No live block depends on these branches: any successor does, as long as
+  // loops that hold nothing live are left rather than re-entered (a dead loop
+  // test must not spin on values the inspector no longer computes).
+  void dropDeadBranches(SmallPtrSetImpl<Instruction *> &keep, LoopInfo &LI) {
+    for (BasicBlock &BB : NF) {
+      Instruction *T = BB.getTerminator();
+      if (keep.count(T) || T->getNumSuccessors() < 2) continue;
+      Loop *L = LI.getLoopFor(&BB);
+      BasicBlock *target = nullptr;
+      for (BasicBlock *S : successors(&BB))
+        if (L && !L->contains(S)) { target = S; break; }
+      if (!target)
+        for (BasicBlock *S : successors(&BB))
+          if (!L || S != L->getHeader()) { target = S; break; }
+      if (!target) target = T->getSuccessor(0);
+      bool kept = false;
+      for (BasicBlock *S : successors(&BB)) {
+        if (S == target && !kept) { kept = true; continue; }
+        S->removePredecessor(&BB, /*KeepOneInputPHIs=*/true);
+      }
+      BranchInst::Create(target, T);
+      T->eraseFromParent();
+    }
+  }
+
   bool run(FunctionAnalysisManager &FAM) {
     AS = AddrSpaces::of(*NF.getParent());
     if (!expandGlobalMemIntrinsics(NF, why)) return false;
@@ -183,6 +239,7 @@ struct Inspector {
     }
     SmallPtrSet<Instruction *, 32> keep;
     if (!slice(AA, recs, keep)) return false;
+    dropDeadBranches(keep, FAM.getResult<LoopAnalysis>(NF));
     std::vector<Instruction *> original;
     for (Instruction &I : instructions(NF)) original.push_back(&I);
 
@@ -303,7 +360,7 @@ PreservedAnalyses InspectorPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
                                   Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
       NF->removeFnAttr(a);
-    Inspector in{*NF, origArgCount(*NF), bufs, {}, {}, {}, {}};
+    Inspector in{*NF, origArgCount(*NF), bufs, {}, {}, {}, {}, {}};
     unsigned idx = origArgCount(*NF) + kAbiArgs + 3;
     for (unsigned a : bufs) {
       in.pasParam[a] = idx;

@@ -12,6 +12,11 @@
 ;     int i = get_global_id(0); vstore4(vload4(0, in + i) * 3.0f, i, out); }
 ;   __kernel void chase(__global uint *idx, __global float *out) {
 ;     size_t i = get_global_id(0); out[idx[i]] = (float)i; idx[i] = 0; }
+;   __kernel void halve(__global const float *in, __global float *out, __global const float *lut) {
+;     int i = get_global_id(0); float v = in[i]; while (v > 1.0f) v *= 0.5f;
+;     if (v < 0.0f) v = lut[i & 15]; out[i] = v; }
+;   __kernel void halve2(__global const float *in, __global float *out) {
+;     int i = get_global_id(0); float v = in[i]; while (v > 1.0f) v *= 0.5f; out[i] = v; }
 ;
 ; Parameters: K's, the 16 ABI ulongs, page_shift, wg_per_pas, pas_first_set,
 ; then (PAS, pages) per buffer argument.
@@ -60,6 +65,27 @@
 ;
 ; out[idx[i]] with idx written by the kernel itself: no inspector for chase.
 ; CHECK-NOT: @chase__tutti_insp(
+;
+; Only the branches that decide whether an access happens stay: lut[] is read
+; only if the data-dependent loop ends below 0, so `in` is loaded and the loop
+; stays...
+; CHECK-LABEL: define dso_local spir_kernel void @halve__tutti_insp(
+; CHECK: load float, float addrspace(1)* %arrayidx
+; CHECK: while.body:
+; CHECK: br i1 %cmp2, label %if.then, label %if.end
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas2
+; CHECK: ret void
+; ...while without the lut the loop only computes the stored value: gone, and
+; `in` is marked but not read.
+; CHECK-LABEL: define dso_local spir_kernel void @halve2__tutti_insp(
+; CHECK-NOT: load float
+; CHECK-NOT: br i1
+; CHECK-NOT: phi
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas0
+; CHECK-NOT: load float
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas1
+; CHECK-NEXT: store i8 1
+; CHECK-NEXT: ret void
 
 ; ModuleID = '/work/wt-vast/tutti-program.cl'
 source_filename = "/work/wt-vast/tutti-program.cl"
@@ -69,7 +95,7 @@ target triple = "spir64-unknown-unknown"
 ; Function Attrs: argmemonly convergent mustprogress nofree norecurse nounwind willreturn
 define dso_local spir_kernel void @gather(float addrspace(1)* nocapture noundef writeonly align 4 %out, float addrspace(1)* nocapture noundef readonly align 4 %in, i32 addrspace(1)* nocapture noundef readonly align 4 %idx) local_unnamed_addr #0 !kernel_arg_addr_space !4 !kernel_arg_access_qual !5 !kernel_arg_type !6 !kernel_arg_base_type !6 !kernel_arg_type_qual !7 !kernel_arg_name !8 {
 entry:
-  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #7
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
   %0 = shl i64 %call, 32
   %idxprom = ashr exact i64 %0, 32
   %arrayidx = getelementptr inbounds i32, i32 addrspace(1)* %idx, i64 %idxprom
@@ -77,7 +103,7 @@ entry:
   %idxprom1 = sext i32 %1 to i64
   %arrayidx2 = getelementptr inbounds float, float addrspace(1)* %in, i64 %idxprom1
   %2 = load float, float addrspace(1)* %arrayidx2, align 4, !tbaa !13
-  %call3 = tail call spir_func float @_Z4sqrtf(float noundef %2) #8
+  %call3 = tail call spir_func float @_Z4sqrtf(float noundef %2) #9
   %mul = fmul float %call3, 2.000000e+00
   %arrayidx5 = getelementptr inbounds float, float addrspace(1)* %out, i64 %idxprom
   store float %mul, float addrspace(1)* %arrayidx5, align 4, !tbaa !13
@@ -93,13 +119,13 @@ declare dso_local spir_func float @_Z4sqrtf(float noundef) local_unnamed_addr #2
 ; Function Attrs: convergent mustprogress norecurse nounwind willreturn
 define dso_local spir_kernel void @hist(i32 addrspace(1)* nocapture noundef readonly align 4 %d, i32 addrspace(1)* noundef align 4 %h) local_unnamed_addr #3 !kernel_arg_addr_space !15 !kernel_arg_access_qual !16 !kernel_arg_type !17 !kernel_arg_base_type !17 !kernel_arg_type_qual !18 !kernel_arg_name !19 {
 entry:
-  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #7
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
   %arrayidx = getelementptr inbounds i32, i32 addrspace(1)* %d, i64 %call
   %0 = load i32, i32 addrspace(1)* %arrayidx, align 4, !tbaa !9
   %and = and i32 %0, 63
   %idxprom = zext i32 %and to i64
   %arrayidx1 = getelementptr inbounds i32, i32 addrspace(1)* %h, i64 %idxprom
-  %call2 = tail call spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)* noundef %arrayidx1) #9
+  %call2 = tail call spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)* noundef %arrayidx1) #10
   ret void
 }
 
@@ -109,7 +135,7 @@ declare dso_local spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)* nounde
 ; Function Attrs: argmemonly mustprogress nofree norecurse nosync nounwind willreturn
 define dso_local spir_kernel void @vl(float addrspace(1)* nocapture noundef writeonly align 4 %out, float addrspace(1)* nocapture noundef readonly align 4 %in) local_unnamed_addr #5 !kernel_arg_addr_space !15 !kernel_arg_access_qual !16 !kernel_arg_type !20 !kernel_arg_base_type !20 !kernel_arg_type_qual !21 !kernel_arg_name !22 {
 entry:
-  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #7
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
   %0 = shl i64 %call, 32
   %idx.ext = ashr exact i64 %0, 32
   %add.ptr = getelementptr inbounds float, float addrspace(1)* %in, i64 %idx.ext
@@ -126,7 +152,7 @@ entry:
 ; Function Attrs: argmemonly mustprogress nofree norecurse nosync nounwind willreturn
 define dso_local spir_kernel void @chase(i32 addrspace(1)* nocapture noundef align 4 %idx, float addrspace(1)* nocapture noundef writeonly align 4 %out) local_unnamed_addr #6 !kernel_arg_addr_space !15 !kernel_arg_access_qual !16 !kernel_arg_type !23 !kernel_arg_base_type !23 !kernel_arg_type_qual !24 !kernel_arg_name !25 {
 entry:
-  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #7
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
   %conv = uitofp i64 %call to float
   %arrayidx = getelementptr inbounds i32, i32 addrspace(1)* %idx, i64 %call
   %0 = load i32, i32 addrspace(1)* %arrayidx, align 4, !tbaa !9
@@ -137,6 +163,65 @@ entry:
   ret void
 }
 
+; Function Attrs: argmemonly nofree norecurse nosync nounwind
+define dso_local spir_kernel void @halve(float addrspace(1)* nocapture noundef readonly align 4 %in, float addrspace(1)* nocapture noundef writeonly align 4 %out, float addrspace(1)* nocapture noundef readonly align 4 %lut) local_unnamed_addr #7 !kernel_arg_addr_space !4 !kernel_arg_access_qual !5 !kernel_arg_type !26 !kernel_arg_base_type !26 !kernel_arg_type_qual !27 !kernel_arg_name !28 {
+entry:
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
+  %0 = shl i64 %call, 32
+  %idxprom = ashr exact i64 %0, 32
+  %arrayidx = getelementptr inbounds float, float addrspace(1)* %in, i64 %idxprom
+  %1 = load float, float addrspace(1)* %arrayidx, align 4, !tbaa !13
+  %cmp15 = fcmp ogt float %1, 1.000000e+00
+  br i1 %cmp15, label %while.body, label %while.end
+
+while.body:                                       ; preds = %entry, %while.body
+  %v.016 = phi float [ %mul, %while.body ], [ %1, %entry ]
+  %mul = fmul float %v.016, 5.000000e-01
+  %cmp = fcmp ogt float %mul, 1.000000e+00
+  br i1 %cmp, label %while.body, label %while.end
+
+while.end:                                        ; preds = %while.body, %entry
+  %v.0.lcssa = phi float [ %1, %entry ], [ %mul, %while.body ]
+  %cmp2 = fcmp olt float %v.0.lcssa, 0.000000e+00
+  br i1 %cmp2, label %if.then, label %if.end
+
+if.then:                                          ; preds = %while.end
+  %idxprom4 = and i64 %call, 15
+  %arrayidx5 = getelementptr inbounds float, float addrspace(1)* %lut, i64 %idxprom4
+  %2 = load float, float addrspace(1)* %arrayidx5, align 4, !tbaa !13
+  br label %if.end
+
+if.end:                                           ; preds = %if.then, %while.end
+  %v.1 = phi float [ %2, %if.then ], [ %v.0.lcssa, %while.end ]
+  %arrayidx7 = getelementptr inbounds float, float addrspace(1)* %out, i64 %idxprom
+  store float %v.1, float addrspace(1)* %arrayidx7, align 4, !tbaa !13
+  ret void
+}
+
+; Function Attrs: argmemonly nofree norecurse nosync nounwind
+define dso_local spir_kernel void @halve2(float addrspace(1)* nocapture noundef readonly align 4 %in, float addrspace(1)* nocapture noundef writeonly align 4 %out) local_unnamed_addr #7 !kernel_arg_addr_space !15 !kernel_arg_access_qual !16 !kernel_arg_type !20 !kernel_arg_base_type !20 !kernel_arg_type_qual !18 !kernel_arg_name !29 {
+entry:
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
+  %0 = shl i64 %call, 32
+  %idxprom = ashr exact i64 %0, 32
+  %arrayidx = getelementptr inbounds float, float addrspace(1)* %in, i64 %idxprom
+  %1 = load float, float addrspace(1)* %arrayidx, align 4, !tbaa !13
+  %cmp9 = fcmp ogt float %1, 1.000000e+00
+  br i1 %cmp9, label %while.body, label %while.end
+
+while.body:                                       ; preds = %entry, %while.body
+  %v.010 = phi float [ %mul, %while.body ], [ %1, %entry ]
+  %mul = fmul float %v.010, 5.000000e-01
+  %cmp = fcmp ogt float %mul, 1.000000e+00
+  br i1 %cmp, label %while.body, label %while.end
+
+while.end:                                        ; preds = %while.body, %entry
+  %v.0.lcssa = phi float [ %1, %entry ], [ %mul, %while.body ]
+  %arrayidx3 = getelementptr inbounds float, float addrspace(1)* %out, i64 %idxprom
+  store float %v.0.lcssa, float addrspace(1)* %arrayidx3, align 4, !tbaa !13
+  ret void
+}
+
 attributes #0 = { argmemonly convergent mustprogress nofree norecurse nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }
 attributes #1 = { mustprogress nofree nosync nounwind readnone willreturn "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #2 = { convergent mustprogress nofree nounwind readnone willreturn "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
@@ -144,9 +229,10 @@ attributes #3 = { convergent mustprogress norecurse nounwind willreturn "frame-p
 attributes #4 = { convergent mustprogress nounwind willreturn "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #5 = { argmemonly mustprogress nofree norecurse nosync nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="128" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }
 attributes #6 = { argmemonly mustprogress nofree norecurse nosync nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }
-attributes #7 = { nounwind readnone willreturn }
-attributes #8 = { convergent nounwind readnone willreturn }
-attributes #9 = { convergent }
+attributes #7 = { argmemonly nofree norecurse nosync nounwind "frame-pointer"="all" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }
+attributes #8 = { nounwind readnone willreturn }
+attributes #9 = { convergent nounwind readnone willreturn }
+attributes #10 = { convergent }
 
 !llvm.module.flags = !{!0, !1}
 !opencl.ocl.version = !{!2}
@@ -179,3 +265,7 @@ attributes #9 = { convergent }
 !23 = !{!"uint*", !"float*"}
 !24 = !{!"", !""}
 !25 = !{!"idx", !"out"}
+!26 = !{!"float*", !"float*", !"float*"}
+!27 = !{!"const", !"", !"const"}
+!28 = !{!"in", !"out", !"lut"}
+!29 = !{!"in", !"out"}
