@@ -474,6 +474,22 @@ std::vector<Case> cases() {
   }
   {
     Case c;
+    c.name = "2-D range with a global offset";
+    c.source = R"(
+      __kernel void off2(__global float *out, __global const float *in, int w) {
+        int x = get_global_id(0) - 3, y = get_global_id(1) - 2;
+        out[y*w + x] = in[(y ^ 1)*w + x] + (float)get_group_id(1);
+      })";
+    c.kernel = "off2";
+    c.nd = range(2, {192, 64, 1}, {16, 4, 1});
+    c.nd.global_offset[0] = 3, c.nd.global_offset[1] = 2;
+    c.args = {0, 1, -1};
+    c.bufs = {zeros(192 * 64 * 4), floats(192 * 64)};
+    c.scalars = {u32(192)};
+    v.push_back(c);
+  }
+  {
+    Case c;
     c.name = "3-D range";
     c.source = R"(
       __kernel void k3(__global float *out, __global const float *in, int nx, int ny) {
