@@ -330,3 +330,34 @@ bool expandGlobalMemIntrinsics(Function &F, std::string &why) {
 }
 
 }  // namespace tutti::compiler::detail
+
+namespace tutti::compiler::detail {
+
+void cloneVastVariants(Module &M, ModuleAnalysisManager &MAM, const std::string &variant,
+                       const std::function<std::vector<ExtraParam>(const std::vector<unsigned> &)> &params,
+                       const std::function<bool(Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
+                       std::vector<VastOutcome> *outcomes) {
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::vector<Function *> prs;
+  for (Function &F : M)
+    if (!F.isDeclaration() && variantOf(F) == "pr") prs.push_back(&F);
+  for (Function *P : prs) {
+    std::string n = P->getName().str();
+    VastOutcome out;
+    out.kernel = n.substr(0, n.size() - std::string("__tutti_pr").size());
+    std::vector<unsigned> bufs = pagedBufferArgs(*P);
+    Function *NF = cloneKernelWithParams(*P, out.kernel + "__tutti_" + variant, params(bufs));
+    NF->addFnAttr("tutti-variant", variant);
+    // the variant reads LPTs / writes PASs the original never touched
+    for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
+                                  Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
+      NF->removeFnAttr(a);
+    out.ok = transform(*NF, bufs, out);
+    FAM.invalidate(*NF, PreservedAnalyses::none());
+    if (out.ok) out.bufferArgs.assign(bufs.begin(), bufs.end());
+    else NF->eraseFromParent();
+    if (outcomes) outcomes->push_back(out);
+  }
+}
+
+}  // namespace tutti::compiler::detail

@@ -207,6 +207,19 @@ struct InstrumentRangesPass : llvm::PassInfoMixin<InstrumentRangesPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// Clone kernel F as a new kernel `name` with extra trailing parameters
+// (kernel_arg_* metadata and nvvm.annotations extended). Returns the clone.
+struct ExtraParam {
+  llvm::Type *type;
+  std::string name;
+  std::string clType;     // kernel_arg_type, e.g. "ulong", "float*"
+  unsigned clAddrSpace;   // kernel_arg_addr_space value (SPIR numbering: 0 private, 1 global ...)
+};
+llvm::Function *cloneKernelWithParams(llvm::Function &F, const std::string &name,
+                                      const std::vector<ExtraParam> &extra);
+// The 16 partition-ready ABI parameters.
+std::vector<ExtraParam> abiParams(llvm::LLVMContext &C);
+
 // VAST variants (passes/PagedAccess.cpp, passes/Inspector.cpp), cloned from
 // K__tutti_pr; the ABI is in compiler.h. A kernel that cannot be transformed
 // gets no variant and `reason` says why.
@@ -236,6 +249,14 @@ llvm::Value *bufferShadow(llvm::Value *P, const std::function<llvm::Value *(llvm
                           llvm::Type *Ty, llvm::DenseMap<llvm::Value *, llvm::Value *> &memo,
                           std::string &why,
                           const std::function<void(llvm::GetElementPtrInst &)> &onGep = nullptr);
+// For every K__tutti_pr: clone it as K__tutti_<variant> with params(buffer
+// args) appended and run transform on the clone (it fills the outcome's
+// reason when it refuses; a refused clone is erased). One outcome per kernel.
+void cloneVastVariants(
+    llvm::Module &M, llvm::ModuleAnalysisManager &MAM, const std::string &variant,
+    const std::function<std::vector<ExtraParam>(const std::vector<unsigned> &)> &params,
+    const std::function<bool(llvm::Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
+    std::vector<VastOutcome> *outcomes);
 // Indices of the original __global / __constant pointer arguments of a variant.
 std::vector<unsigned> pagedBufferArgs(const llvm::Function &F);
 // Global memcpy/memset become loops of loads and stores (page-wise rewriting
@@ -255,18 +276,6 @@ struct LowerVectorMemPass : llvm::PassInfoMixin<LowerVectorMemPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
 
-// Clone kernel F as a new kernel `name` with extra trailing parameters
-// (kernel_arg_* metadata and nvvm.annotations extended). Returns the clone.
-struct ExtraParam {
-  llvm::Type *type;
-  std::string name;
-  std::string clType;     // kernel_arg_type, e.g. "ulong", "float*"
-  unsigned clAddrSpace;   // kernel_arg_addr_space value (SPIR numbering: 0 private, 1 global ...)
-};
-llvm::Function *cloneKernelWithParams(llvm::Function &F, const std::string &name,
-                                      const std::vector<ExtraParam> &extra);
-// The 16 partition-ready ABI parameters.
-std::vector<ExtraParam> abiParams(llvm::LLVMContext &C);
 
 // Registration (each pass file provides one).
 void registerArgAccess(llvm::PassBuilder &PB);

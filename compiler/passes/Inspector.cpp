@@ -337,16 +337,8 @@ struct Inspector {
 PreservedAnalyses InspectorPass::run(Module &M, ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &C = M.getContext();
-  std::vector<Function *> prs;
-  for (Function &F : M)
-    if (!F.isDeclaration() && variantOf(F) == "pr") prs.push_back(&F);
-  for (Function *P : prs) {
-    std::string n = P->getName().str();
-    std::string k = n.substr(0, n.size() - std::string("__tutti_pr").size());
-    VastOutcome out;
-    out.kernel = k;
-    std::vector<unsigned> bufs = pagedBufferArgs(*P);
-    Type *I64 = Type::getInt64Ty(C);
+  Type *I64 = Type::getInt64Ty(C);
+  auto params = [&](const std::vector<unsigned> &bufs) {
     std::vector<ExtraParam> extra{{Type::getInt32Ty(C), "__tutti_page_shift", "uint", 0},
                                   {I64, "__tutti_wg_per_pas", "ulong", 0},
                                   {I64, "__tutti_pas_first_set", "ulong", 0}};
@@ -354,29 +346,21 @@ PreservedAnalyses InspectorPass::run(Module &M, ModuleAnalysisManager &MAM) {
       extra.push_back({Type::getInt8PtrTy(C, 1), "__tutti_pas" + std::to_string(a), "uchar*", 1});
       extra.push_back({I64, "__tutti_pas_pages" + std::to_string(a), "ulong", 0});
     }
-    Function *NF = cloneKernelWithParams(*P, k + "__tutti_insp", extra);
-    NF->addFnAttr("tutti-variant", "insp");
-    // the variant reads LPTs / writes PASs the original never touched
-    for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
-                                  Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
-      NF->removeFnAttr(a);
-    Inspector in{*NF, origArgCount(*NF), bufs, {}, {}, {}, {}, {}};
-    unsigned idx = origArgCount(*NF) + kAbiArgs + 3;
+    return extra;
+  };
+  auto transform = [&](Function &NF, const std::vector<unsigned> &bufs, VastOutcome &out) {
+    Inspector in{NF, origArgCount(NF), bufs, {}, {}, {}, {}, {}};
+    unsigned idx = origArgCount(NF) + kAbiArgs + 3;
     for (unsigned a : bufs) {
       in.pasParam[a] = idx;
       idx += 2;
     }
-    out.ok = in.run(FAM);
-    FAM.invalidate(*NF, PreservedAnalyses::none());
-    if (out.ok) {
-      out.bufferArgs.assign(bufs.begin(), bufs.end());
-      out.dataArgs.assign(in.dataArgs.begin(), in.dataArgs.end());
-    } else {
-      out.reason = in.why;
-      NF->eraseFromParent();
-    }
-    if (outcomes) outcomes->push_back(out);
-  }
+    bool ok = in.run(FAM);
+    out.reason = in.why;
+    out.dataArgs.assign(in.dataArgs.begin(), in.dataArgs.end());
+    return ok;
+  };
+  cloneVastVariants(M, MAM, "insp", params, transform, outcomes);
   return PreservedAnalyses::none();
 }
 

@@ -191,43 +191,27 @@ struct Pager {
 PreservedAnalyses PagedAccessPass::run(Module &M, ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &C = M.getContext();
-  std::vector<Function *> prs;
-  for (Function &F : M)
-    if (!F.isDeclaration() && variantOf(F) == "pr") prs.push_back(&F);
-  for (Function *P : prs) {
-    std::string n = P->getName().str();
-    std::string k = n.substr(0, n.size() - std::string("__tutti_pr").size());
-    VastOutcome out;
-    out.kernel = k;
-    std::vector<unsigned> bufs = pagedBufferArgs(*P);
+  auto params = [&](const std::vector<unsigned> &bufs) {
     std::vector<ExtraParam> extra{{Type::getInt32Ty(C), "__tutti_page_shift", "uint", 0}};
     for (unsigned a : bufs)
       extra.push_back({PointerType::get(Type::getInt32Ty(C), 1), "__tutti_lpt" + std::to_string(a), "uint*", 1});
-    Function *NF = cloneKernelWithParams(*P, k + "__tutti_paged", extra);
-    NF->addFnAttr("tutti-variant", "paged");
-    // the variant reads LPTs / writes PASs the original never touched
-    for (Attribute::AttrKind a : {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
-                                  Attribute::InaccessibleMemOnly, Attribute::InaccessibleMemOrArgMemOnly})
-      NF->removeFnAttr(a);
-    Pager pg{*NF, origArgCount(*NF), bufs, {}, nullptr, {}, {}, {}};
-    unsigned idx = origArgCount(*NF) + kAbiArgs + 1;
+    return extra;
+  };
+  auto transform = [&](Function &NF, const std::vector<unsigned> &bufs, VastOutcome &out) {
+    Pager pg{NF, origArgCount(NF), bufs, {}, nullptr, {}, {}, {}};
+    unsigned idx = origArgCount(NF) + kAbiArgs + 1;
     for (unsigned a : bufs) {
       pg.lptParam[a] = idx;
-      NF->addParamAttr(idx, Attribute::NoAlias);
-      NF->addParamAttr(idx, Attribute::ReadOnly);
-      NF->addParamAttr(idx, Attribute::NoCapture);
+      NF.addParamAttr(idx, Attribute::NoAlias);
+      NF.addParamAttr(idx, Attribute::ReadOnly);
+      NF.addParamAttr(idx, Attribute::NoCapture);
       ++idx;
     }
-    out.ok = pg.run(FAM);
-    FAM.invalidate(*NF, PreservedAnalyses::none());
-    if (out.ok) {
-      out.bufferArgs.assign(bufs.begin(), bufs.end());
-    } else {
-      out.reason = pg.why;
-      NF->eraseFromParent();
-    }
-    if (outcomes) outcomes->push_back(out);
-  }
+    bool ok = pg.run(FAM);
+    out.reason = pg.why;
+    return ok;
+  };
+  cloneVastVariants(M, MAM, "paged", params, transform, outcomes);
   return PreservedAnalyses::none();
 }
 

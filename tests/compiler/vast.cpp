@@ -328,23 +328,20 @@ struct Run {
 
 std::vector<uint8_t> u32(uint32_t v) { return {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)}; }
 
-BufSpec floats(size_t n) {
-  return {n * 4, [](std::vector<uint8_t> &b, std::mt19937 &r) {
-            std::uniform_real_distribution<float> d(-1, 1);
+// n 4-byte elements drawn from dist
+template <class Dist>
+BufSpec random4(size_t n, Dist dist) {
+  return {n * 4, [dist](std::vector<uint8_t> &b, std::mt19937 &r) mutable {
             for (size_t i = 0; i + 4 <= b.size(); i += 4) {
-              float f = d(r);
-              std::memcpy(&b[i], &f, 4);
-            }
-          }};
-}
-BufSpec ints(size_t n, uint32_t lo, uint32_t hi) {
-  return {n * 4, [lo, hi](std::vector<uint8_t> &b, std::mt19937 &r) {
-            std::uniform_int_distribution<uint32_t> d(lo, hi);
-            for (size_t i = 0; i + 4 <= b.size(); i += 4) {
-              uint32_t v = d(r);
+              auto v = dist(r);
               std::memcpy(&b[i], &v, 4);
             }
           }};
+}
+BufSpec uniform(size_t n, float lo, float hi) { return random4(n, std::uniform_real_distribution<float>(lo, hi)); }
+BufSpec floats(size_t n) { return uniform(n, -1, 1); }
+BufSpec ints(size_t n, uint32_t lo, uint32_t hi) {
+  return random4(n, std::uniform_int_distribution<uint32_t>(lo, hi));
 }
 BufSpec perm(size_t n) {
   return {n * 4, [n](std::vector<uint8_t> &b, std::mt19937 &r) {
@@ -356,15 +353,6 @@ BufSpec perm(size_t n) {
 }
 BufSpec zeros(size_t bytes) {
   return {bytes, [](std::vector<uint8_t> &b, std::mt19937 &) { std::fill(b.begin(), b.end(), 0); }};
-}
-BufSpec uniform(size_t n, float lo, float hi) {
-  return {n * 4, [lo, hi](std::vector<uint8_t> &b, std::mt19937 &r) {
-            std::uniform_real_distribution<float> d(lo, hi);
-            for (size_t i = 0; i + 4 <= b.size(); i += 4) {
-              float f = d(r);
-              std::memcpy(&b[i], &f, 4);
-            }
-          }};
 }
 BufSpec bytes(size_t n) {
   return {n, [](std::vector<uint8_t> &b, std::mt19937 &r) {
