@@ -361,3 +361,50 @@ void cloneVastVariants(Module &M, ModuleAnalysisManager &MAM, const std::string 
 }
 
 }  // namespace tutti::compiler::detail
+
+namespace tutti::compiler::detail {
+
+const ArgAccessResult *vastAccesses(Function &NF, FunctionAnalysisManager &FAM,
+                                    const std::vector<unsigned> &bufArgs, std::vector<AccessRec> &recs,
+                                    std::string &why) {
+  if (!expandGlobalMemIntrinsics(NF, why)) return nullptr;
+  FAM.invalidate(NF, PreservedAnalyses::none());
+  auto &AA = FAM.getResult<ArgAccessAnalysis>(NF);
+  for (unsigned a : bufArgs)
+    if (AA.args[a].escapes) {
+      why = "buffer argument " + std::to_string(a) + " escapes: " + AA.args[a].escapeReason;
+      return nullptr;
+    }
+  unsigned nOrig = origArgCount(NF);
+  std::set<std::pair<Instruction *, Value *>> seen;
+  for (const AccessRec &r : AA.accesses) {
+    if (r.unknownObject) {
+      why = "global memory accessed through a pointer of unknown origin";
+      return nullptr;
+    }
+    if (r.args.empty()) continue;  // program-scope globals stay where they are
+    for (unsigned a : r.args)
+      if (a >= nOrig) {
+        why = "access through a non-buffer argument";
+        return nullptr;
+      }
+    Instruction *I = r.inst;
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (r.aop == AtomicOp::None || CB->getArgOperand(0) != r.ptr) {
+        why = "builtin '" + demangle(calleeName(*CB)).name + "' accesses a buffer by itself";
+        return nullptr;
+      }
+    } else if (!isa<LoadInst>(I) && !isa<StoreInst>(I) && !isa<AtomicRMWInst>(I) && !isa<AtomicCmpXchgInst>(I)) {
+      why = std::string("unsupported global access '") + I->getOpcodeName() + "'";
+      return nullptr;
+    }
+    if (r.size == 0) {
+      why = "global access of unknown size";
+      return nullptr;
+    }
+    if (seen.insert({r.inst, r.ptr}).second) recs.push_back(r);
+  }
+  return &AA;
+}
+
+}  // namespace tutti::compiler::detail

@@ -257,6 +257,13 @@ void cloneVastVariants(
     const std::function<std::vector<ExtraParam>(const std::vector<unsigned> &)> &params,
     const std::function<bool(llvm::Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
     std::vector<VastOutcome> *outcomes);
+// The buffer accesses a VAST variant rewrites (memcpy/memset expanded first),
+// once per (instruction, pointer); nullptr with `why` if some access cannot be
+// paged (unknown pointer origin, escaping buffer, builtin touching a buffer
+// by itself, unknown size).
+const ArgAccessResult *vastAccesses(llvm::Function &NF, llvm::FunctionAnalysisManager &FAM,
+                                    const std::vector<unsigned> &bufArgs, std::vector<AccessRec> &recs,
+                                    std::string &why);
 // Indices of the original __global / __constant pointer arguments of a variant.
 std::vector<unsigned> pagedBufferArgs(const llvm::Function &F);
 // Global memcpy/memset become loops of loads and stores (page-wise rewriting

@@ -211,34 +211,11 @@ struct Inspector {
 
   bool run(FunctionAnalysisManager &FAM) {
     AS = AddrSpaces::of(*NF.getParent());
-    if (!expandGlobalMemIntrinsics(NF, why)) return false;
-    FAM.invalidate(NF, PreservedAnalyses::none());
-    auto &AA = FAM.getResult<ArgAccessAnalysis>(NF);
-    for (unsigned a : bufArgs)
-      if (AA.args[a].escapes) {
-        why = "buffer argument " + std::to_string(a) + " escapes: " + AA.args[a].escapeReason;
-        return false;
-      }
     std::vector<AccessRec> recs;
-    for (const AccessRec &r : AA.accesses) {
-      if (r.unknownObject) {
-        why = "global memory accessed through a pointer of unknown origin";
-        return false;
-      }
-      if (r.args.empty()) continue;
-      if (auto *CB = dyn_cast<CallBase>(r.inst))
-        if (r.aop == AtomicOp::None || CB->getArgOperand(0) != r.ptr) {
-          why = "builtin '" + demangle(calleeName(*CB)).name + "' accesses a buffer by itself";
-          return false;
-        }
-      if (r.size == 0) {
-        why = "global access of unknown size";
-        return false;
-      }
-      recs.push_back(r);
-    }
+    const ArgAccessResult *AA = vastAccesses(NF, FAM, bufArgs, recs, why);
+    if (!AA) return false;
     SmallPtrSet<Instruction *, 32> keep;
-    if (!slice(AA, recs, keep)) return false;
+    if (!slice(*AA, recs, keep)) return false;
     dropDeadBranches(keep, FAM.getResult<LoopAnalysis>(NF));
     std::vector<Instruction *> original;
     for (Instruction &I : instructions(NF)) original.push_back(&I);

@@ -118,39 +118,19 @@ struct Pager {
   }
 
   bool run(FunctionAnalysisManager &FAM) {
-    if (!expandGlobalMemIntrinsics(NF, why)) return false;
-    FAM.invalidate(NF, PreservedAnalyses::none());
-    auto &AA = FAM.getResult<ArgAccessAnalysis>(NF);
-    for (unsigned a : bufArgs)
-      if (AA.args[a].escapes) {
-        why = "buffer argument " + std::to_string(a) + " escapes: " + AA.args[a].escapeReason;
-        return false;
-      }
-    std::vector<AccessRec> recs = AA.accesses;
+    std::vector<AccessRec> recs;
+    if (!vastAccesses(NF, FAM, bufArgs, recs, why)) return false;
     // a logical pointer may lie beyond the bound frame buffer: no GEP on a
     // buffer may claim to stay inside it (comparisons included)
     for (Instruction &I : instructions(NF))
       if (auto *G = dyn_cast<GetElementPtrInst>(&I))
         if (auto *A = dyn_cast<Argument>(getUnderlyingObject(G, 0)))
           if (lptParam.count(A->getArgNo())) G->setIsInBounds(false);
-    std::set<std::pair<Instruction *, Value *>> seen;
-    const DataLayout &DL = NF.getParent()->getDataLayout();
     {
       IRBuilder<> E(entryPt());
       shift = E.CreateZExt(NF.getArg(nOrig + kAbiArgs), E.getInt64Ty(), "vast.shift");
     }
     for (const AccessRec &r : recs) {
-      if (r.unknownObject) {
-        why = "global memory accessed through a pointer of unknown origin";
-        return false;
-      }
-      if (r.args.empty()) continue;  // program-scope globals stay where they are
-      for (unsigned a : r.args)
-        if (a >= nOrig) {
-          why = "access through a non-buffer argument";
-          return false;
-        }
-      if (!seen.insert({r.inst, r.ptr}).second) continue;
       Instruction *I = r.inst;
       if (auto *L = dyn_cast<LoadInst>(I)) {
         Align al = L->getAlign();
@@ -164,18 +144,8 @@ struct Pager {
           if (!splitAccess(I, r.ptr, S->getValueOperand()->getType(), al, r.size)) return false;
           continue;
         }
-      } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
-        // atomics are naturally aligned: never straddle
-      } else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (r.aop == AtomicOp::None || CB->getArgOperand(0) != r.ptr) {
-          why = "builtin '" + demangle(calleeName(*CB)).name + "' accesses a buffer by itself";
-          return false;
-        }
-      } else {
-        why = std::string("unsupported global access '") + I->getOpcodeName() + "'";
-        return false;
       }
-      (void)DL;
+      // atomics (instructions and builtins) are naturally aligned: never straddle
       IRBuilder<> B(I);
       Value *x = translate(B, r.ptr);
       if (!x) return false;
