@@ -20,16 +20,18 @@
 // loads of private or __local memory pull in the stores (and, for __local, the
 // barriers) that feed them. Everything else is deleted: no global store or
 // global atomic is left. An address that depends on buffer contents keeps the
-// load (the host must then bind that buffer with its real data: dataArgs); it
-// must not be a buffer the kernel itself writes, and no address may depend on
-// a global atomic's result, since the inspector would see other values than
-// the kernel does. Such kernels get no inspector (reason given).
+// load (the host must then bind that buffer with its pre-launch contents:
+// dataArgs). The kernel may write that buffer too, as long as no store or
+// atomic of the same work-item can precede the load (and there is no barrier);
+// no address may depend on a global atomic's result. Otherwise the inspector
+// would see other values than the kernel: no inspector (reason given).
 //
 // An access not aligned to its size may straddle a page: the page of its last
 // byte is marked too.
 //
 //   module pass: tutti-inspector
 #include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/IteratedDominanceFrontier.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -62,6 +64,27 @@ struct Inspector {
   Instruction *entryPt() { return &*NF.getEntryBlock().getFirstInsertionPt(); }
 
   bool isGlobalAS(unsigned as) { return as == AS.global || as == AS.constant || as == AS.generic; }
+
+  // The inspector reads the pre-launch contents. That is what load L of
+  // buffer `arg` sees in the kernel too, unless a store or atomic of this
+  // work-item to `arg` may come first, or a barrier may order another
+  // work-item's store before it (other orders are races in OpenCL).
+  bool writtenBefore(LoadInst *L, unsigned arg, const std::vector<AccessRec> &recs) {
+    if (!dt) {
+      dt = std::make_unique<DominatorTree>(NF);
+      li = std::make_unique<LoopInfo>(*dt);
+    }
+    for (Instruction &I : instructions(NF))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (otherBuiltin(demangle(calleeName(*CB)).name) == Other::Barrier) return true;
+    for (const AccessRec &r : recs)
+      if (r.kind != 0 && std::find(r.args.begin(), r.args.end(), arg) != r.args.end() &&
+          isPotentiallyReachable(r.inst, L, nullptr, dt.get(), li.get()))
+        return true;
+    return false;
+  }
+  std::unique_ptr<DominatorTree> dt;
+  std::unique_ptr<LoopInfo> li;
 
   // Everything the addresses and the control flow depend on.
   bool slice(const ArgAccessResult &AA, const std::vector<AccessRec> &recs,
@@ -173,9 +196,9 @@ struct Inspector {
           return false;
         }
         const ArgSummary &S = AA.args[A->getArgNo()];
-        if (S.written || S.atomic) {
+        if ((S.written || S.atomic) && writtenBefore(cast<LoadInst>(I), A->getArgNo(), recs)) {
           why = "an address or a branch depends on buffer argument " + std::to_string(A->getArgNo()) +
-                ", which the kernel also writes";
+                ", which the kernel may have written before";
           return false;
         }
         dataArgs.insert(A->getArgNo());

@@ -576,7 +576,7 @@ std::vector<Case> cases() {
   }
   {
     Case c;
-    c.name = "address depends on a buffer the kernel writes: paged only";
+    c.name = "address read from a buffer the kernel writes afterwards";
     c.source = R"(
       __kernel void chase(__global uint *idx, __global float *out) {
         size_t i = get_global_id(0);
@@ -587,6 +587,22 @@ std::vector<Case> cases() {
     c.nd = range(1, {N, 1, 1}, {64, 1, 1});
     c.args = {0, 1};
     c.bufs = {perm(N), zeros(N * 4)};
+    v.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "address read after the work-item may have written that buffer: paged only";
+    c.source = R"(
+      __kernel void chase2(__global uint *idx, __global float *out, uint n) {
+        size_t i = get_global_id(0);
+        idx[i + n] = (uint)i;
+        out[idx[i]] = (float)i;
+      })";
+    c.kernel = "chase2";
+    c.nd = range(1, {N, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, -1};
+    c.bufs = {{N * 8, perm(N).init}, zeros(N * 4)};
+    c.scalars = {u32(N)};
     c.expect_inspector = false;
     v.push_back(c);
   }

@@ -17,6 +17,8 @@
 ;     if (v < 0.0f) v = lut[i & 15]; out[i] = v; }
 ;   __kernel void halve2(__global const float *in, __global float *out) {
 ;     int i = get_global_id(0); float v = in[i]; while (v > 1.0f) v *= 0.5f; out[i] = v; }
+;   __kernel void chase2(__global uint *idx, __global float *out, uint n) {
+;     size_t i = get_global_id(0); idx[i + n] = (uint)i; out[idx[i]] = (float)i; }
 ;
 ; Parameters: K's, the 16 ABI ulongs, page_shift, wg_per_pas, pas_first_set,
 ; then (PAS, pages) per buffer argument.
@@ -63,12 +65,20 @@
 ; CHECK-NOT: store <4 x float>
 ; CHECK: ret void
 ;
-; out[idx[i]] with idx written by the kernel itself: no inspector for chase.
-; CHECK-NOT: @chase__tutti_insp(
 ;
 ; Only the branches that decide whether an access happens stay: lut[] is read
 ; only if the data-dependent loop ends below 0, so `in` is loaded and the loop
 ; stays...
+; out[idx[i]], then idx[i] = 0: the load sees the pre-launch contents, as in the
+; kernel, so it stays (idx is a data argument) and the store goes.
+; CHECK-LABEL: define dso_local spir_kernel void @chase__tutti_insp(
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas0
+; CHECK: load i32, i32 addrspace(1)* %arrayidx
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas1
+; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas0
+; CHECK-NOT: store i32
+; CHECK: ret void
+;
 ; CHECK-LABEL: define dso_local spir_kernel void @halve__tutti_insp(
 ; CHECK: load float, float addrspace(1)* %arrayidx
 ; CHECK: while.body:
@@ -86,6 +96,10 @@
 ; CHECK: getelementptr i8, i8 addrspace(1)* %__tutti_pas1
 ; CHECK-NEXT: store i8 1
 ; CHECK-NEXT: ret void
+;
+; chase2 stores to idx before it loads an address from it: the inspector would
+; read other values than the kernel, so there is none.
+; CHECK-NOT: @chase2__tutti_insp(
 
 ; ModuleID = '/work/wt-vast/tutti-program.cl'
 source_filename = "/work/wt-vast/tutti-program.cl"
@@ -222,6 +236,24 @@ while.end:                                        ; preds = %while.body, %entry
   ret void
 }
 
+; Function Attrs: argmemonly mustprogress nofree norecurse nosync nounwind willreturn
+define dso_local spir_kernel void @chase2(i32 addrspace(1)* nocapture noundef align 4 %idx, float addrspace(1)* nocapture noundef writeonly align 4 %out, i32 noundef %n) local_unnamed_addr #6 !kernel_arg_addr_space !30 !kernel_arg_access_qual !5 !kernel_arg_type !31 !kernel_arg_base_type !31 !kernel_arg_type_qual !32 !kernel_arg_name !33 {
+entry:
+  %call = tail call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #8
+  %conv = trunc i64 %call to i32
+  %conv1 = zext i32 %n to i64
+  %add = add i64 %call, %conv1
+  %arrayidx = getelementptr inbounds i32, i32 addrspace(1)* %idx, i64 %add
+  store i32 %conv, i32 addrspace(1)* %arrayidx, align 4, !tbaa !9
+  %conv2 = uitofp i64 %call to float
+  %arrayidx3 = getelementptr inbounds i32, i32 addrspace(1)* %idx, i64 %call
+  %0 = load i32, i32 addrspace(1)* %arrayidx3, align 4, !tbaa !9
+  %idxprom = zext i32 %0 to i64
+  %arrayidx4 = getelementptr inbounds float, float addrspace(1)* %out, i64 %idxprom
+  store float %conv2, float addrspace(1)* %arrayidx4, align 4, !tbaa !13
+  ret void
+}
+
 attributes #0 = { argmemonly convergent mustprogress nofree norecurse nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }
 attributes #1 = { mustprogress nofree nosync nounwind readnone willreturn "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #2 = { convergent mustprogress nofree nounwind readnone willreturn "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
@@ -269,3 +301,7 @@ attributes #10 = { convergent }
 !27 = !{!"const", !"", !"const"}
 !28 = !{!"in", !"out", !"lut"}
 !29 = !{!"in", !"out"}
+!30 = !{i32 1, i32 1, i32 0}
+!31 = !{!"uint*", !"float*", !"uint"}
+!32 = !{!"", !"", !""}
+!33 = !{!"idx", !"out", !"n"}
