@@ -666,6 +666,25 @@ int main(int argc, char **argv) {
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
     else if (a == "--verdicts") {
       // which bundled kernels get which VAST variant (for compiler/README.md)
+      // further arguments: .cl files (build options from TUTTI_VAST_OPTS)
+      std::vector<std::string> files(argv + i + 1, argv + argc);
+      for (const std::string &f : files) {
+        std::ifstream in(f);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        CompileRequest req;
+        req.source = ss.str();
+        if (const char *o = std::getenv("TUTTI_VAST_OPTS")) req.options = o;
+        req.emit_vast_variants = true;
+        CompileResult r = compile(req);
+        if (!r.ok) std::printf("| %s | compile error: %s |\n", f.c_str(), r.error.c_str());
+        for (auto &k : r.kernels)
+          std::printf("| %s | %s | %s | %s |\n", f.c_str(), k.name.c_str(),
+                      !k.paged_kernel.empty() ? "yes" : ("no: " + k.paged_reason + k.whole_reason).c_str(),
+                      !k.inspector_kernel.empty() ? "yes"
+                                                  : ("no: " + k.inspector_reason + k.whole_reason).c_str());
+      }
+      if (!files.empty()) return 0;
       for (const char *app : {"AESEncrypt", "AESDecrypt", "BinomialOption", "BlackScholes", "FDTD3d",
                               "Histogram", "HistogramAtomic", "MatrixMultiplication", "MatrixTranspose",
                               "MedianFilter", "MersenneTwister", "Nbody", "Reduction", "ScanLargeArrays",
