@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -368,6 +369,7 @@ const ArgAccessResult *vastAccesses(Function &NF, FunctionAnalysisManager &FAM,
                                     const std::vector<unsigned> &bufArgs, std::vector<AccessRec> &recs,
                                     std::string &why) {
   if (!expandGlobalMemIntrinsics(NF, why)) return nullptr;
+  lowerVectorBuiltinsForPaging(NF);
   FAM.invalidate(NF, PreservedAnalyses::none());
   auto &AA = FAM.getResult<ArgAccessAnalysis>(NF);
   for (unsigned a : bufArgs)
@@ -405,6 +407,70 @@ const ArgAccessResult *vastAccesses(Function &NF, FunctionAnalysisManager &FAM,
     if (seen.insert({r.inst, r.ptr}).second) recs.push_back(r);
   }
   return &AA;
+}
+
+}  // namespace tutti::compiler::detail
+
+namespace tutti::compiler::detail {
+
+bool lowerVectorBuiltinsForPaging(Function &F) {
+  AddrSpaces AS = AddrSpaces::of(*F.getParent());
+  std::vector<CallInst *> todo;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I)) {
+      Other o = otherBuiltin(demangle(calleeName(*CI)).name);
+      if ((o == Other::VLoad || o == Other::VStore || o == Other::VLoadHalf || o == Other::VStoreHalf) &&
+          CI->arg_size() >= 2) {
+        Value *p = CI->getArgOperand(CI->arg_size() - 1);
+        unsigned as = p->getType()->isPointerTy() ? p->getType()->getPointerAddressSpace() : AS.priv;
+        if (as == AS.global || as == AS.constant || as == AS.generic) todo.push_back(CI);
+      }
+    }
+  bool changed = false;
+  LLVMContext &C = F.getContext();
+  for (CallInst *CI : todo) {
+    std::string name = demangle(calleeName(*CI)).name;
+    bool load = name.rfind("vload", 0) == 0;
+    bool half = name.find("half") != std::string::npos;
+    bool aligned = name.rfind("vloada", 0) == 0 || name.rfind("vstorea", 0) == 0;
+    // what follows vload / vstore / ..._half: the width, then a rounding mode
+    std::string rest = half ? name.substr(name.find("half") + 4) : name.substr(load ? 5 : 6);
+    std::string num = rest.substr(0, rest.find('_'));
+    std::string round = rest.find('_') == std::string::npos ? "" : rest.substr(rest.find('_'));
+    // only round-to-nearest-even conversions are an fptrunc
+    if (!round.empty() && round != "_rte") continue;
+    unsigned n = num.empty() ? 1 : (unsigned)std::stoul(num);
+    if (n != 1 && n != 2 && n != 3 && n != 4 && n != 8 && n != 16) continue;
+    unsigned stride = aligned && n == 3 ? 4 : n;
+    Value *val = load ? nullptr : CI->getArgOperand(0);
+    Type *VT = load ? CI->getType() : val->getType();
+    Type *ET = VT->isVectorTy() ? cast<FixedVectorType>(VT)->getElementType() : VT;
+    Type *MT = half ? Type::getHalfTy(C) : ET;  // type in memory
+    if (!MT->isIntegerTy() && !MT->isFloatingPointTy()) continue;
+    IRBuilder<> B(CI);
+    Value *off = B.CreateZExtOrTrunc(CI->getArgOperand(load ? 0 : 1), B.getInt64Ty());
+    Value *ptr = CI->getArgOperand(CI->arg_size() - 1);
+    unsigned as = ptr->getType()->getPointerAddressSpace();
+    Value *base = B.CreateBitCast(ptr, PointerType::get(MT, as));
+    Align al(F.getParent()->getDataLayout().getTypeStoreSize(MT).getFixedSize());
+    Value *res = load && VT->isVectorTy() ? (Value *)UndefValue::get(VT) : nullptr;
+    for (unsigned k = 0; k < n; ++k) {
+      Value *g = B.CreateGEP(MT, base, B.CreateAdd(B.CreateMul(off, B.getInt64(stride)), B.getInt64(k)));
+      if (load) {
+        Value *v = B.CreateAlignedLoad(MT, g, al);
+        if (half) v = B.CreateFPExt(v, ET);
+        res = VT->isVectorTy() ? B.CreateInsertElement(res, v, k) : v;
+      } else {
+        Value *v = VT->isVectorTy() ? B.CreateExtractElement(val, k) : val;
+        if (half) v = B.CreateFPTrunc(v, MT);
+        B.CreateAlignedStore(v, g, al);
+      }
+    }
+    if (load) CI->replaceAllUsesWith(res);
+    CI->eraseFromParent();
+    changed = true;
+  }
+  return changed;
 }
 
 }  // namespace tutti::compiler::detail

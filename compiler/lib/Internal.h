@@ -257,6 +257,10 @@ void cloneVastVariants(
     const std::function<std::vector<ExtraParam>(const std::vector<unsigned> &)> &params,
     const std::function<bool(llvm::Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
     std::vector<VastOutcome> *outcomes);
+// vloadN/vstoreN (3 included) and the round-to-nearest half variants on
+// buffers become element loads/stores, which never straddle a page (the
+// builtins themselves would be opaque to page-wise rewriting).
+bool lowerVectorBuiltinsForPaging(llvm::Function &F);
 // The buffer accesses a VAST variant rewrites (memcpy/memset expanded first),
 // once per (instruction, pointer); nullptr with `why` if some access cannot be
 // paged (unknown pointer origin, escaping buffer, builtin touching a buffer

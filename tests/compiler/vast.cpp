@@ -552,6 +552,32 @@ std::vector<Case> cases() {
   }
   {
     Case c;
+    c.name = "vload3/vstore3, vload_half4/vstore_half4, vloada_half3 (lowered to element accesses)";
+    c.source = R"(
+      __kernel void v3(__global float *out, __global const float *in, __global half *h,
+                       __global const half *hin) {
+        size_t i = get_global_id(0);
+        float3 a = vload3(i, in);
+        vstore3(a * 2.0f, i, out);
+        float4 b = vload_half4(i, hin);
+        float3 c = vloada_half3(i, hin);
+        vstore_half4(b + c.xyzx, i, h);
+      })";
+    c.kernel = "v3";
+    c.nd = range(1, {4096, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2, 3};
+    // half inputs without NaNs (their payloads may convert differently)
+    c.bufs = {zeros(3 * 4096 * 4), floats(3 * 4096), zeros(4 * 4096 * 2),
+              {4 * 4096 * 2, [](std::vector<uint8_t> &b, std::mt19937 &r) {
+                 for (size_t i = 0; i + 2 <= b.size(); i += 2) {
+                   uint16_t v = (uint16_t)(r() & 0xbbff);  // exponent < 31
+                   std::memcpy(&b[i], &v, 2);
+                 }
+               }}};
+    v.push_back(c);
+  }
+  {
+    Case c;
     c.name = "local memory + barrier (block reduction), data-dependent branch";
     c.source = R"(
       __kernel void red(__global const float *in, __global float *out, __global float *pos,
