@@ -788,7 +788,7 @@ int main(int argc, char **argv) {
       b.init(d, rng);
       run.init.push_back(std::move(d));
     }
-    for (unsigned shift : {12u, 14u}) run.go(shift);
+    for (unsigned shift : {12u, 14u, 21u}) run.go(shift);  // 4 KiB, 16 KiB, 2 MiB pages
     clReleaseProgram(prog);
   }
   std::printf(failures ? "%d FAILURES\n" : "all VAST checks passed\n", failures);
