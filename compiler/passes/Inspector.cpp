@@ -105,8 +105,6 @@ struct Inspector {
       push(r.ptr);
       markBlock(r.inst->getParent());  // its marks go there
     }
-    for (BasicBlock &BB : NF)
-      if (isa<ReturnInst>(BB.getTerminator())) push(BB.getTerminator());
     bool localPulled = false;
     std::set<const Value *> privPulled;
     auto writers = [&](auto pred) {

@@ -602,6 +602,24 @@ std::vector<Case> cases() {
   }
   {
     Case c;
+    c.name = "data-dependent early return";
+    c.source = R"(
+      __kernel void early(__global const float *in, __global float *out, __global float *hot) {
+        int i = get_global_id(0);
+        float v = in[i];
+        out[i] = v;
+        if (v < 0.0f) return;
+        out[i] = v * 2.0f;
+        if (v > 0.9f) hot[i] = v;
+      })";
+    c.kernel = "early";
+    c.nd = range(1, {N, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2};
+    c.bufs = {floats(N), zeros(N * 4), zeros(N * 4)};
+    v.push_back(c);
+  }
+  {
+    Case c;
     c.name = "address read from a buffer the kernel writes afterwards";
     c.source = R"(
       __kernel void chase(__global uint *idx, __global float *out) {
