@@ -413,7 +413,62 @@ const ArgAccessResult *vastAccesses(Function &NF, FunctionAnalysisManager &FAM,
 
 namespace tutti::compiler::detail {
 
+// sincos(x, __global float *c) -> sincos(x, &tmp); *c = tmp: the result
+// pointer becomes a private temporary (the private overload: "PU3AS1" ->
+// "P" in the mangled name) and the store to the buffer a plain one.
+static void privatizeResultPointers(Function &F) {
+  AddrSpaces AS = AddrSpaces::of(*F.getParent());
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  std::vector<CallInst *> todo;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I)) {
+      std::string n = demangle(calleeName(*CI)).name;
+      if (n != "sincos" && n != "modf" && n != "frexp" && n != "fract" && n != "remquo" && n != "lgamma_r")
+        continue;
+      Value *p = CI->getArgOperand(CI->arg_size() - 1);
+      if (!p->getType()->isPointerTy()) continue;
+      unsigned as = p->getType()->getPointerAddressSpace();
+      if (as == AS.global || (as == AS.generic && as != AS.priv)) todo.push_back(CI);
+    }
+  for (CallInst *CI : todo) {
+    std::string mangled = calleeName(*CI);
+    Value *p = CI->getArgOperand(CI->arg_size() - 1);
+    std::string q = "PU3AS" + std::to_string(p->getType()->getPointerAddressSpace());
+    size_t at = mangled.rfind(q);
+    if (at == std::string::npos) continue;
+    std::string priv = mangled.substr(0, at) + "P" + mangled.substr(at + q.size());
+    // the result has the first argument's type (sincos, modf, fract) or int
+    // of its shape (frexp, remquo, lgamma_r); pointers may be opaque (NVPTX)
+    Type *PT = CI->getArgOperand(0)->getType();
+    std::string n = demangle(mangled).name;
+    if (n == "frexp" || n == "remquo" || n == "lgamma_r") {
+      Type *I32 = Type::getInt32Ty(F.getContext());
+      PT = PT->isVectorTy() ? (Type *)FixedVectorType::get(I32, cast<FixedVectorType>(PT)->getNumElements()) : I32;
+    }
+    auto *tmp = new AllocaInst(PT, DL.getAllocaAddrSpace(), "vast.res",
+                               &*F.getEntryBlock().getFirstInsertionPt());
+    std::vector<Type *> params;
+    std::vector<Value *> args;
+    for (unsigned i = 0; i + 1 < CI->arg_size(); ++i) {
+      params.push_back(CI->getArgOperand(i)->getType());
+      args.push_back(CI->getArgOperand(i));
+    }
+    params.push_back(tmp->getType());
+    args.push_back(tmp);
+    FunctionCallee FC = F.getParent()->getOrInsertFunction(priv, FunctionType::get(CI->getType(), params, false));
+    if (auto *NF = dyn_cast<Function>(FC.getCallee()))
+      if (NF->use_empty()) NF->setCallingConv(CI->getCallingConv());
+    IRBuilder<> B(CI);
+    CallInst *N = B.CreateCall(FC, args);
+    N->setCallingConv(CI->getCallingConv());
+    B.CreateStore(B.CreateLoad(PT, tmp), p);
+    CI->replaceAllUsesWith(N);
+    CI->eraseFromParent();
+  }
+}
+
 bool lowerVectorBuiltinsForPaging(Function &F) {
+  privatizeResultPointers(F);
   AddrSpaces AS = AddrSpaces::of(*F.getParent());
   std::vector<CallInst *> todo;
   for (Instruction &I : instructions(F))

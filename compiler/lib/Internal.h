@@ -258,7 +258,9 @@ void cloneVastVariants(
     const std::function<bool(llvm::Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
     std::vector<VastOutcome> *outcomes);
 // vloadN/vstoreN (3 included) and the round-to-nearest half variants on
-// buffers become element loads/stores, which never straddle a page (the
+// buffers become element loads/stores, which never straddle a page, and math
+// builtins with a result pointer into a buffer (sincos, modf, frexp, fract,
+// remquo, lgamma_r) write a private temporary that is then stored (the
 // builtins themselves would be opaque to page-wise rewriting).
 bool lowerVectorBuiltinsForPaging(llvm::Function &F);
 // The buffer accesses a VAST variant rewrites (memcpy/memset expanded first),

@@ -578,6 +578,25 @@ std::vector<Case> cases() {
   }
   {
     Case c;
+    c.name = "math builtins with a __global result pointer (sincos, modf, frexp, remquo)";
+    c.source = R"(
+      __kernel void res(__global float *s, __global float *co, __global float *ip, __global int *ex,
+                        __global const float *in) {
+        size_t i = get_global_id(0);
+        float x = in[i] * 10.0f;
+        s[i] = sincos(x, co + i);
+        s[i] += modf(x, ip + i);
+        s[i] += frexp(x, ex + 2*i);
+        s[i] += remquo(x, 3.0f, ex + 2*i + 1);
+      })";
+    c.kernel = "res";
+    c.nd = range(1, {4096, 1, 1}, {64, 1, 1});
+    c.args = {0, 1, 2, 3, 4};
+    c.bufs = {zeros(4096 * 4), zeros(4096 * 4), zeros(4096 * 4), zeros(2 * 4096 * 4), floats(4096)};
+    v.push_back(c);
+  }
+  {
+    Case c;
     c.name = "local memory + barrier (block reduction), data-dependent branch";
     c.source = R"(
       __kernel void red(__global const float *in, __global float *out, __global float *pos,
@@ -719,9 +738,11 @@ int main(int argc, char **argv) {
         CompileRequest req;
         req.source = ss.str();
         if (const char *o = std::getenv("TUTTI_VAST_OPTS")) req.options = o;
+        if (std::getenv("TUTTI_VAST_NVPTX")) req.target = Target::Nvptx64;
         req.emit_vast_variants = true;
         CompileResult r = compile(req);
         if (!r.ok) std::printf("| %s | compile error: %s |\n", f.c_str(), r.error.c_str());
+        if (std::getenv("TUTTI_VAST_NVPTX")) std::printf("%s", r.log.c_str());
         for (auto &k : r.kernels)
           std::printf("| %s | %s | %s | %s |\n", f.c_str(), k.name.c_str(),
                       !k.paged_kernel.empty() ? "yes" : ("no: " + k.paged_reason + k.whole_reason).c_str(),
