@@ -634,7 +634,26 @@ std::vector<Case> cases() {
     c.kernel = "early";
     c.nd = range(1, {N, 1, 1}, {64, 1, 1});
     c.args = {0, 1, 2};
-    c.bufs = {floats(N), zeros(N * 4), zeros(N * 4)};
+    // few pages of `hot` are written: the marks must follow the branches exactly
+    c.bufs = {{N * 4, [](std::vector<uint8_t> &b, std::mt19937 &r) {
+                 std::uniform_real_distribution<float> d(-1, 0.85f);
+                 for (size_t i = 0; i < b.size() / 4; ++i) {
+                   float f = (i / 1024) % 5 == 3 && r() % 8 == 0 ? 0.95f : d(r);
+                   std::memcpy(&b[i * 4], &f, 4);
+                 }
+               }},
+              zeros(N * 4), zeros(N * 4)};
+    c.exact = [N](unsigned arg, unsigned rw, unsigned shift, const std::vector<std::vector<uint8_t>> &in) {
+      std::set<uint64_t> s;
+      for (uint32_t i = 0; i < N; ++i) {
+        float v;
+        std::memcpy(&v, &in[0][i * 4], 4);
+        uint64_t pg = uint64_t(i) * 4 >> shift;
+        if ((arg == 0 && rw == 0) || (arg == 1 && rw == 1)) s.insert(pg);
+        if (arg == 2 && rw == 1 && v >= 0.0f && v > 0.9f) s.insert(pg);
+      }
+      return s;
+    };
     v.push_back(c);
   }
   {
