@@ -496,21 +496,21 @@ std::vector<Case> cases() {
     Case c;
     c.name = "aliasing pointers, pointer arithmetic, private pointer copies";
     c.source = R"(
-      __kernel void alias(__global float *a, __global float *b, int c) {
+      __kernel void alias(__global float *a, __global float *b, int c, int n) {
         int i = get_global_id(0);
         __global float *ptrs[2] = { a, b };
         __global float *p = ptrs[0];                // private copies of the pointers
         if ((i >> 3) & 1) p = ptrs[1];
-        __global float *q = (i < c ? a : b) + 16;   // select between arguments + arithmetic
+        __global float *q = (i < c ? a : b) + n;    // select between arguments + arithmetic
         __global float *r = p;
         r += i;
-        *r = *r * 3.0f + q[i & 1023];
+        *r = *r * 3.0f + q[i & 1023];               // reads the halves nobody writes
       })";
     c.kernel = "alias";
     c.nd = range(1, {N, 1, 1}, {64, 1, 1});
-    c.args = {0, 1, -1};
-    c.bufs = {floats(N), floats(N)};
-    c.scalars = {u32(N / 3)};
+    c.args = {0, 1, -1, -2};
+    c.bufs = {floats(2 * N), floats(2 * N)};
+    c.scalars = {u32(N / 3), u32(N)};
     v.push_back(c);
   }
   {
@@ -539,7 +539,7 @@ std::vector<Case> cases() {
         size_t i = get_global_id(0);
         float4 a = vload4(0, in + 3*i + 1);      // element-aligned: crosses pages
         float4 b = in4[i];
-        vstore4(a + b, 0, out + 3*i + 2);
+        vstore4(a + b, 0, out + 4*i + 1);        // element-aligned, disjoint per work-item
         P3 p = pts[i];
         p.x += a.x; p.y *= b.y; p.z -= 1.0f;
         pts[i] = p;                               // 12-byte elements straddle pages
@@ -547,7 +547,7 @@ std::vector<Case> cases() {
     c.kernel = "vec";
     c.nd = range(1, {4096, 1, 1}, {64, 1, 1});
     c.args = {0, 1, 2, 3};
-    c.bufs = {zeros(3 * 4096 * 4 + 32), floats(3 * 4096 + 8), floats(4 * 4096), floats(3 * 4096)};
+    c.bufs = {zeros(4 * 4096 * 4 + 32), floats(3 * 4096 + 8), floats(4 * 4096), floats(3 * 4096)};
     v.push_back(c);
   }
   {
