@@ -365,6 +365,37 @@ std::vector<uint8_t> f32(float f) {
   return v;
 }
 
+// The inspectors in a module's IR text that write global memory other than a
+// PAS mark ("store i8 1, i8 addrspace(1)* ..."), do a global atomic or pass a
+// global pointer to a call: names them (empty if none).
+std::string inspectorGlobalWrites(const std::string &ir) {
+  std::string bad, fn;
+  size_t pos = 0;
+  while (pos < ir.size()) {
+    size_t e = ir.find('\n', pos);
+    if (e == std::string::npos) e = ir.size();
+    std::string line = ir.substr(pos, e - pos);
+    pos = e + 1;
+    if (line.rfind("define ", 0) == 0) {
+      size_t at = line.find('@'), par = line.find('(', at);
+      fn = line.substr(at + 1, par - at - 1);
+      const std::string suffix = "__tutti_insp";
+      if (fn.size() < suffix.size() || fn.compare(fn.size() - suffix.size(), suffix.size(), suffix) != 0)
+        fn.clear();
+      continue;
+    }
+    if (line == "}") fn.clear();
+    if (fn.empty()) continue;
+    bool global = line.find("addrspace(1)") != std::string::npos;
+    bool mark = line.find("store i8 1, i8 addrspace(1)*") != std::string::npos;
+    bool write = line.find(" store ") != std::string::npos || line.find("atomicrmw") != std::string::npos ||
+                 line.find("cmpxchg") != std::string::npos || line.find("atom") != std::string::npos ||
+                 line.find(" call ") != std::string::npos;  // a builtin given a buffer
+    if (global && write && !mark) bad += fn + ": " + line + "\n";
+  }
+  return bad;
+}
+
 std::string appSource(const std::string &app) {
   const char *dir = std::getenv("TUTTI_APPS_DIR");  // a copy run elsewhere (GPU machine)
   std::string base = std::string(dir ? dir : TUTTI_APPS_DIR) + "/";
@@ -759,8 +790,11 @@ int main(int argc, char **argv) {
         if (const char *o = std::getenv("TUTTI_VAST_OPTS")) req.options = o;
         if (std::getenv("TUTTI_VAST_NVPTX")) req.target = Target::Nvptx64;
         req.emit_vast_variants = true;
+        req.keep_ir = true;
         CompileResult r = compile(req);
         if (!r.ok) std::printf("| %s | compile error: %s |\n", f.c_str(), r.error.c_str());
+        std::string w = inspectorGlobalWrites(r.ir_text);
+        if (!w.empty()) std::printf("INSPECTOR WRITES GLOBAL MEMORY in %s:\n%s", f.c_str(), w.c_str());
         if (std::getenv("TUTTI_VAST_NVPTX")) std::printf("%s", r.log.c_str());
         for (auto &k : r.kernels)
           std::printf("| %s | %s | %s | %s |\n", f.c_str(), k.name.c_str(),
@@ -798,6 +832,11 @@ int main(int argc, char **argv) {
     return 77;
   }
   std::mt19937 rng(seed);
+  // the scan below must see a global store when there is one
+  CHECK(!inspectorGlobalWrites("define void @k__tutti_insp(float addrspace(1)* %p) {\n"
+                               "  store float 1.0, float addrspace(1)* %p, align 4\n}\n")
+             .empty(),
+        "global store scan");
   for (Case &c : cases()) {
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
     std::printf("%s\n", c.name.c_str());
@@ -816,7 +855,12 @@ int main(int argc, char **argv) {
       CHECK(rp.ok && both, "nvptx64: %s", rp.ok ? "variant missing" : rp.error.c_str());
     }
     req.target = cl.target;
+    req.keep_ir = true;
     CompileResult r = compile(req);
+    std::string w = inspectorGlobalWrites(r.ir_text);
+    CHECK(w.empty(), "the inspector writes global memory:\n%s", w.c_str());
+    CHECK(r.ir_text.find("@" + c.kernel + "__tutti_insp(") != std::string::npos || !c.expect_inspector,
+          "inspector missing from the IR");
     CHECK(r.ok, "compile: %s", r.error.c_str());
     if (!r.ok) continue;
     const KernelInfo *ki = nullptr;
