@@ -126,6 +126,11 @@ void putKernel(W &w, const KernelInfo &k) {
   w.pod<uint32_t>((uint32_t)k.merge_partial_args.size());
   for (uint32_t x : k.merge_partial_args) w.pod(x);
   w.str(k.trace_kernel); w.b(k.original_in_binary);
+  w.str(k.paged_kernel); w.str(k.paged_reason); w.str(k.inspector_kernel); w.str(k.inspector_reason);
+  for (const auto *v : {&k.vast_buffer_args, &k.inspector_data_args}) {
+    w.pod<uint32_t>((uint32_t)v->size());
+    for (uint32_t x : *v) w.pod(x);
+  }
   const Hazards &h = k.hazards;
   for (bool v : {h.barrier, h.mem_fence, h.local_memory, h.global_atomics, h.local_atomics, h.images,
                  h.image_writes, h.printf, h.subgroups, h.device_enqueue, h.program_globals,
@@ -170,6 +175,12 @@ bool getKernel(R &r, KernelInfo &k) {
   if (!r.ok || nm > 100000) return false;
   for (uint32_t i = 0; i < nm; ++i) k.merge_partial_args.push_back(r.pod<uint32_t>());
   k.trace_kernel = r.str(); k.original_in_binary = r.b();
+  k.paged_kernel = r.str(); k.paged_reason = r.str(); k.inspector_kernel = r.str(); k.inspector_reason = r.str();
+  for (auto *v : {&k.vast_buffer_args, &k.inspector_data_args}) {
+    uint32_t nv = r.pod<uint32_t>();
+    if (!r.ok || nv > 100000) return false;
+    for (uint32_t i = 0; i < nv; ++i) v->push_back(r.pod<uint32_t>());
+  }
   Hazards &h = k.hazards;
   bool *flags[] = {&h.barrier, &h.mem_fence, &h.local_memory, &h.global_atomics, &h.local_atomics,
                    &h.images, &h.image_writes, &h.printf, &h.subgroups, &h.device_enqueue,
@@ -243,7 +254,7 @@ namespace tutti::compiler::detail {
 // ---------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------
-static const char kMagic[8] = {'T', 'U', 'T', 'T', 'I', 'C', 'C', '1'};
+static const char kMagic[8] = {'T', 'U', 'T', 'T', 'I', 'C', 'C', '2'};
 
 static bool mkdirs(const std::string &dir) {
   std::string cur;

@@ -92,7 +92,8 @@ std::string cacheKey(const CompileRequest &req) {
   h.addStr(req.options);
   h.addStr(targetName(req.target));
   h.addStr(req.target == Target::Nvptx64 ? (req.gpu_arch.empty() ? "sm_80" : req.gpu_arch) : "");
-  uint8_t flags = (req.emit_trace_variants ? 1 : 0) | (req.keep_ir ? 2 : 0);
+  uint8_t flags = (req.emit_trace_variants ? 1 : 0) | (req.keep_ir ? 2 : 0) |
+                  (req.emit_vast_variants ? 4 : 0);
   h.add(&flags, 1);
   // relative #include paths depend on the working directory
   char cwd[4096];
@@ -146,6 +147,7 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   auto t3 = std::chrono::steady_clock::now();
   if (req.target != Target::Source && !partitionable.empty()) {
     std::vector<MergeOutcome> outcomes;
+    std::vector<VastOutcome> paged, insp;
     ModulePassManager MPM;
     PartitionReadyPass pr;
     pr.only = partitionable;
@@ -154,7 +156,36 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
     mk.outcomes = &outcomes;
     MPM.addPass(std::move(mk));
     if (req.emit_trace_variants) MPM.addPass(InstrumentRangesPass());
+    if (req.emit_vast_variants) {
+      PagedAccessPass pa;
+      pa.outcomes = &paged;
+      MPM.addPass(std::move(pa));
+      InspectorPass ip;
+      ip.outcomes = &insp;
+      MPM.addPass(std::move(ip));
+    }
     MPM.run(M, P.MAM);
+    for (KernelInfo &k : res.kernels) {
+      for (auto &o : paged)
+        if (o.kernel == k.name) {
+          if (o.ok) {
+            k.paged_kernel = k.name + "__tutti_paged";
+            k.vast_buffer_args = o.bufferArgs;
+          } else {
+            k.paged_reason = o.reason;
+          }
+        }
+      for (auto &o : insp)
+        if (o.kernel == k.name) {
+          if (o.ok) {
+            k.inspector_kernel = k.name + "__tutti_insp";
+            k.vast_buffer_args = o.bufferArgs;
+            k.inspector_data_args = o.dataArgs;
+          } else {
+            k.inspector_reason = o.reason;
+          }
+        }
+    }
     for (KernelInfo &k : res.kernels) {
       if (!k.partitionable) continue;
       k.partition_kernel = k.name + "__tutti_pr";
@@ -232,6 +263,8 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       check(k.partition_kernel);
       check(k.merge_kernel);
       check(k.trace_kernel);
+      check(k.paged_kernel);
+      check(k.inspector_kernel);
       if (k.partition_kernel.empty() && k.partitionable) {
         k.partitionable = false;
         k.whole_reason = "partition-ready kernel not available for NVPTX (missing builtin)";

@@ -2,6 +2,7 @@
 // Never included by the public header.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -206,6 +207,75 @@ struct InstrumentRangesPass : llvm::PassInfoMixin<InstrumentRangesPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// Clone kernel F as a new kernel `name` with extra trailing parameters
+// (kernel_arg_* metadata and nvvm.annotations extended). Returns the clone.
+struct ExtraParam {
+  llvm::Type *type;
+  std::string name;
+  std::string clType;     // kernel_arg_type, e.g. "ulong", "float*"
+  unsigned clAddrSpace;   // kernel_arg_addr_space value (SPIR numbering: 0 private, 1 global ...)
+};
+llvm::Function *cloneKernelWithParams(llvm::Function &F, const std::string &name,
+                                      const std::vector<ExtraParam> &extra);
+// The 16 partition-ready ABI parameters.
+std::vector<ExtraParam> abiParams(llvm::LLVMContext &C);
+
+// VAST variants (passes/PagedAccess.cpp, passes/Inspector.cpp), cloned from
+// K__tutti_pr; the ABI is in compiler.h. A kernel that cannot be transformed
+// gets no variant and `reason` says why.
+struct VastOutcome {
+  std::string kernel;          // original kernel name
+  bool ok = false;
+  std::string reason;
+  std::vector<uint32_t> bufferArgs;  // argument index per LPT / PAS parameter
+  std::vector<uint32_t> dataArgs;    // inspector: buffers whose contents it reads
+};
+
+struct PagedAccessPass : llvm::PassInfoMixin<PagedAccessPass> {
+  std::vector<VastOutcome> *outcomes = nullptr;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
+struct InspectorPass : llvm::PassInfoMixin<InspectorPass> {
+  std::vector<VastOutcome> *outcomes = nullptr;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
+// Per-pointer value that follows P back to its buffer argument through GEPs,
+// casts, phis and selects: leaf(A) for argument A, null for null/undef, and
+// matching selects/phis inserted beside P's. nullptr (with `why`) when some
+// origin is not an argument leaf() accepts. onGep sees every GEP on the way.
+llvm::Value *bufferShadow(llvm::Value *P, const std::function<llvm::Value *(llvm::Argument &)> &leaf,
+                          llvm::Type *Ty, llvm::DenseMap<llvm::Value *, llvm::Value *> &memo,
+                          std::string &why,
+                          const std::function<void(llvm::GetElementPtrInst &)> &onGep = nullptr);
+// For every K__tutti_pr: clone it as K__tutti_<variant> with params(buffer
+// args) appended and run transform on the clone (it fills the outcome's
+// reason when it refuses; a refused clone is erased). One outcome per kernel.
+void cloneVastVariants(
+    llvm::Module &M, llvm::ModuleAnalysisManager &MAM, const std::string &variant,
+    const std::function<std::vector<ExtraParam>(const std::vector<unsigned> &)> &params,
+    const std::function<bool(llvm::Function &, const std::vector<unsigned> &, VastOutcome &)> &transform,
+    std::vector<VastOutcome> *outcomes);
+// vloadN/vstoreN (3 included) and the round-to-nearest half variants on
+// buffers become element loads/stores, which never straddle a page, and math
+// builtins with a result pointer into a buffer (sincos, modf, frexp, fract,
+// remquo, lgamma_r) write a private temporary that is then stored (the
+// builtins themselves would be opaque to page-wise rewriting).
+bool lowerVectorBuiltinsForPaging(llvm::Function &F);
+// The buffer accesses a VAST variant rewrites (memcpy/memset expanded first),
+// once per (instruction, pointer); nullptr with `why` if some access cannot be
+// paged (unknown pointer origin, escaping buffer, builtin touching a buffer
+// by itself, unknown size).
+const ArgAccessResult *vastAccesses(llvm::Function &NF, llvm::FunctionAnalysisManager &FAM,
+                                    const std::vector<unsigned> &bufArgs, std::vector<AccessRec> &recs,
+                                    std::string &why);
+// Indices of the original __global / __constant pointer arguments of a variant.
+std::vector<unsigned> pagedBufferArgs(const llvm::Function &F);
+// Global memcpy/memset become loops of loads and stores (page-wise rewriting
+// needs every access to be a plain one); false if one could not be expanded.
+bool expandGlobalMemIntrinsics(llvm::Function &F, std::string &why);
+
 struct ForceInlinePass : llvm::PassInfoMixin<ForceInlinePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
@@ -224,18 +294,6 @@ struct LowerVectorMemPass : llvm::PassInfoMixin<LowerVectorMemPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
 
-// Clone kernel F as a new kernel `name` with extra trailing parameters
-// (kernel_arg_* metadata and nvvm.annotations extended). Returns the clone.
-struct ExtraParam {
-  llvm::Type *type;
-  std::string name;
-  std::string clType;     // kernel_arg_type, e.g. "ulong", "float*"
-  unsigned clAddrSpace;   // kernel_arg_addr_space value (SPIR numbering: 0 private, 1 global ...)
-};
-llvm::Function *cloneKernelWithParams(llvm::Function &F, const std::string &name,
-                                      const std::vector<ExtraParam> &extra);
-// The 16 partition-ready ABI parameters.
-std::vector<ExtraParam> abiParams(llvm::LLVMContext &C);
 
 // Registration (each pass file provides one).
 void registerArgAccess(llvm::PassBuilder &PB);
@@ -245,6 +303,8 @@ void registerStaticCost(llvm::PassBuilder &PB);
 void registerPartitionReady(llvm::PassBuilder &PB);
 void registerMergeKernel(llvm::PassBuilder &PB);
 void registerInstrumentRanges(llvm::PassBuilder &PB);
+void registerPagedAccess(llvm::PassBuilder &PB);
+void registerInspector(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerNvptxFastBuiltins(llvm::PassBuilder &PB);

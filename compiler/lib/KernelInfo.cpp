@@ -202,6 +202,8 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerPartitionReady(PB);
   registerMergeKernel(PB);
   registerInstrumentRanges(PB);
+  registerPagedAccess(PB);
+  registerInspector(PB);
   registerKernelInfoPrinter(PB);
 }
 

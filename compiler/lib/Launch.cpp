@@ -612,9 +612,37 @@ std::string describe(const KernelInfo &k) {
     os << ")";
   }
   if (!k.trace_kernel.empty()) os << " " << k.trace_kernel;
+  if (!k.paged_kernel.empty()) os << " " << k.paged_kernel;
+  if (!k.inspector_kernel.empty()) os << " " << k.inspector_kernel;
   os << "\n";
+  if (!k.paged_kernel.empty() || !k.inspector_kernel.empty()) {
+    os << "  vast buffers:";
+    for (uint32_t a : k.vast_buffer_args) os << " " << a;
+    if (!k.inspector_kernel.empty()) {
+      os << "  inspector reads:";
+      if (k.inspector_data_args.empty()) os << " none";
+      for (uint32_t a : k.inspector_data_args) os << " " << a;
+    }
+    os << "\n";
+  }
+  if (!k.paged_reason.empty()) os << "  no paged kernel: " << k.paged_reason << "\n";
+  if (!k.inspector_reason.empty()) os << "  no inspector: " << k.inspector_reason << "\n";
   if (k.merge_kernel.empty() && !k.merge_reason.empty()) os << "  no merge kernel: " << k.merge_reason << "\n";
   return os.str();
+}
+
+}  // namespace tutti::compiler
+
+namespace tutti::compiler {
+
+uint64_t vastGroupsPerPas(uint64_t mem_budget, uint64_t buffer_bytes, uint64_t total_groups) {
+  if (total_groups == 0) return 1;
+  if (buffer_bytes == 0) return total_groups;
+  // in long double: mem_budget * total_groups overflows 64 bits for large launches
+  long double k = ((long double)mem_budget / 32.0L) * (long double)total_groups / (long double)buffer_bytes;
+  uint64_t n = k >= (long double)total_groups ? total_groups : (uint64_t)k;
+  if ((long double)n < k) ++n;
+  return std::max<uint64_t>(1, std::min(n, total_groups));
 }
 
 }  // namespace tutti::compiler

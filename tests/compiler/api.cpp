@@ -190,6 +190,35 @@ __kernel void vec1d(__global float *o) { o[get_global_id(0)] = 1.0f; }
     }
   }
 
+  // VAST variants: only on request, part of the cache key, kept by the cache
+  {
+    std::string vdir = cache + "/vast";
+    CompileRequest q;
+    q.source = "__kernel void g(__global float *o, __global const float *i, __global const int *x) {"
+               " o[get_global_id(0)] = i[x[get_global_id(0)]]; }";
+    q.cache_dir = vdir;
+    CompileResult plain = compile(q);
+    CHECK(plain.ok && plain.kernels.size() == 1 && plain.kernels[0].paged_kernel.empty() &&
+              plain.kernels[0].inspector_kernel.empty(),
+          "VAST variants only on request");
+    q.emit_vast_variants = true;
+    for (int round = 0; round < 2; ++round) {
+      CompileResult v = compile(q);
+      CHECK(v.ok && v.from_cache == (round == 1), "vast round %d: cache %d", round, (int)v.from_cache);
+      if (!v.ok || v.kernels.size() != 1) continue;
+      const KernelInfo &k = v.kernels[0];
+      CHECK(k.paged_kernel == "g__tutti_paged" && k.inspector_kernel == "g__tutti_insp", "variant names");
+      CHECK((k.vast_buffer_args == std::vector<uint32_t>{0, 1, 2}), "buffer args");
+      CHECK((k.inspector_data_args == std::vector<uint32_t>{2}), "inspector reads x only");
+    }
+    q.target = Target::Nvptx64;
+    CompileResult n = compile(q);
+    CHECK(n.ok && n.kernels.size() == 1 && n.kernels[0].paged_kernel == "g__tutti_paged" &&
+              n.kernels[0].inspector_kernel == "g__tutti_insp" &&
+              std::string(n.binary.begin(), n.binary.end()).find(".entry g__tutti_insp") != std::string::npos,
+          "nvptx64 VAST variants: %s", n.error.c_str());
+  }
+
   std::printf("%s (%d failures)\n", fails ? "FAILED" : "PASSED", fails);
   return fails ? 1 : 0;
 }

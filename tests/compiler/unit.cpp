@@ -211,11 +211,19 @@ static void testSerialize() {
   k.partitionable = true;
   k.contiguity = Contiguity::Contiguous;
   k.merge_partial_args = {0};
+  k.paged_kernel = "k__tutti_paged";
+  k.inspector_reason = "why not";
+  k.vast_buffer_args = {0, 3};
+  k.inspector_data_args = {3};
   r.kernels.push_back(k);
   std::string s = serializeResult(r);
   CompileResult q;
   CHECK(deserializeResult(s, q), "roundtrip");
   CHECK(q.kernels.size() == 1 && q.kernels[0].args[0].sites.size() == 1 && q.binary == r.binary, "content");
+  CHECK(q.kernels[0].paged_kernel == "k__tutti_paged" && q.kernels[0].inspector_kernel.empty() &&
+            q.kernels[0].inspector_reason == "why not" && q.kernels[0].vast_buffer_args == k.vast_buffer_args &&
+            q.kernels[0].inspector_data_args == k.inspector_data_args,
+        "VAST fields");
   NDRange nd;
   nd.global_size[0] = 64;
   nd.local_size[0] = 8;
@@ -231,7 +239,20 @@ static void testSerialize() {
   }
 }
 
+// Eq. 4.1: one set's groups touch about 1/32 of the budget.
+void testGroupsPerPas() {
+  // 1 GiB budget, 4 GiB of buffers over 65536 groups: 64 KiB per group,
+  // 32 MiB per set -> 512 groups
+  CHECK(vastGroupsPerPas(1ull << 30, 4ull << 30, 65536) == 512, "eq 4.1: %llu",
+        (unsigned long long)vastGroupsPerPas(1ull << 30, 4ull << 30, 65536));
+  CHECK(vastGroupsPerPas(1ull << 30, 4ull << 30, 65537) == 513, "rounds up");
+  CHECK(vastGroupsPerPas(1ull << 40, 1 << 20, 100) == 100, "at most every group");
+  CHECK(vastGroupsPerPas(1, 1ull << 40, 100) == 1, "at least one group");
+  CHECK(vastGroupsPerPas(80ull << 30, 200ull << 30, 1ull << 40) > 0, "no overflow");
+}
+
 int main() {
+  testGroupsPerPas();
   testPlanner();
   testEvalTight();
   testEvalSound();

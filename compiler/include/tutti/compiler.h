@@ -35,6 +35,7 @@ struct CompileRequest {
   std::string gpu_arch;         // Nvptx64 only: "sm_80" (default) etc.
   std::string cache_dir;        // on-disk cache directory; empty = no cache
   bool emit_trace_variants = false;  // tests: also emit <k>__tutti_trace
+  bool emit_vast_variants = false;   // also emit <k>__tutti_paged and <k>__tutti_insp (VAST)
   bool keep_ir = false;         // tools: return the final module as LLVM IR text
 };
 
@@ -142,6 +143,15 @@ struct KernelInfo {
   std::string trace_kernel;       // <name>__tutti_trace (tests only)
   bool original_in_binary = false;  // the untransformed kernel is in the binary
 
+  // VAST variants (emit_vast_variants; ABI below, see "VAST paged-access and
+  // inspector ABI"). Empty name = not emitted, *_reason says why.
+  std::string paged_kernel;        // <name>__tutti_paged
+  std::string paged_reason;
+  std::string inspector_kernel;    // <name>__tutti_insp
+  std::string inspector_reason;
+  std::vector<uint32_t> vast_buffer_args;     // arg index per LPT / PAS parameter
+  std::vector<uint32_t> inspector_data_args;  // buffers the inspector reads (bind real data)
+
   Hazards hazards;
 
   // Static cost (§5.3): f(x) = estimated dynamic instructions per work-item,
@@ -198,6 +208,49 @@ bool loadResult(const void *data, size_t size, CompileResult &out);
 // (one add each) and answers every work-item function as the full launch would.
 
 constexpr unsigned kAbiArgs = 16;
+
+// ---------------------------------------------------------------------------
+// VAST paged-access and inspector ABI (thesis §4.4; compiler/README.md)
+// ---------------------------------------------------------------------------
+//
+// Both variants take K's arguments, then the kAbiArgs partition-ready
+// arguments (they run any flattened group range, planPartialLaunch), then:
+//
+// <k>__tutti_paged:
+//   uint page_shift                  log2(page size), kVastMinPageShift..kVastMaxPageShift
+//   __global const uint *lpt[j]      for j over vast_buffer_args (every __global /
+//                                    __constant buffer argument, in order)
+//   Bind buffer argument i to its frame buffer: whole pages (page size bytes
+//   each) at frame indices 0, 1, ... in any order. lpt[j][page] = frame index
+//   of logical page `page` of argument vast_buffer_args[j] (uint32); entries of
+//   pages the slice does not touch are never read. Logical byte offset o is
+//   accessed at frame_buffer + lpt[o >> shift] * page + (o & (page - 1)).
+//   Accesses that could straddle a page (not aligned to their size) are split
+//   by the compiler, so frames need no particular order. A buffer that is not
+//   paged for a launch: bind the buffer itself and an identity LPT.
+//
+// <k>__tutti_insp:
+//   uint page_shift
+//   ulong wg_per_pas                 consecutive flattened groups sharing one PAS
+//   ulong pas_first_set              set number stored first in every PAS buffer
+//   then for j over vast_buffer_args:
+//     __global uchar *pas[j]         zeroed by the host before the launch
+//     ulong pas_pages[j]             ceil(buffer size / page size)
+//   Group g (flattened, full launch) is in set s = g / wg_per_pas and sets
+//   pas[j][((s - pas_first_set) * 2 + rw) * pas_pages[j] + page] = 1 for every
+//   page it reads (rw = 0) or writes (rw = 1; atomics mark both).
+//   So a PAS buffer holds pas_pages[j] * 2 bytes per set. The inspector never
+//   writes a buffer; it reads only the buffers in inspector_data_args (bind
+//   those with their real contents, any buffer for the others).
+
+constexpr unsigned kVastMinPageShift = 12;  // 4 KiB
+constexpr unsigned kVastMaxPageShift = 21;  // 2 MiB
+
+// Eq. 4.1: groups per PAS, ceil((mem_budget / 32) / (buffer_bytes / total_groups)),
+// i.e. one set's groups touch about 1/32 of the device budget if every group
+// touches an equal share of the buffers (buffer_bytes: all paged arguments).
+// Clamped to [1, total_groups]; the runtime may adapt it.
+uint64_t vastGroupsPerPas(uint64_t mem_budget, uint64_t buffer_bytes, uint64_t total_groups);
 
 struct NDRange {
   uint32_t work_dim = 1;
