@@ -21,6 +21,7 @@
 #include "Cache.h"
 #include "Codegen.h"
 #include "Frontend.h"
+#include "../passes/DefineMemFences.h"
 #include "Internal.h"
 #include "tutti_compiler_version.h"
 
@@ -234,6 +235,7 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       // After the IR dump above: the dump shows what the analyses saw.
       ModuleAnalysisManager MAM;
       SplitWideBuiltinsPass().run(M, MAM);
+      DefineMemFencesPass().run(M, MAM);
     }
     res.binary = writeBitcode(M);
     for (KernelInfo &k : res.kernels) k.original_in_binary = true;

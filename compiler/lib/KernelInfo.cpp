@@ -4,6 +4,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../passes/DefineMemFences.h"
 #include "Internal.h"
 
 using namespace llvm;
@@ -193,6 +194,7 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerLowerVectorMem(PB);
   registerNvptxFastBuiltins(PB);
   registerSplitWideBuiltins(PB);
+  registerDefineMemFences(PB);
   registerCanonicalizeBuiltins(PB);
   registerAssumeNDRange(PB);
   registerArgAccess(PB);

@@ -121,6 +121,28 @@ class LockRelease : public ClTest {
       if (begin >= s.aStart) s.worstInside = std::max(s.worstInside, length);
     return s;
   }
+
+  // Thread A's work in the tests below: k over n items, then a blocking read of x.
+  Stall launchAndReadBeside(cl_kernel k, size_t n, const size_t *local, cl_mem x, std::vector<int> &out) {
+    return runBeside([&](Clock::time_point, double *) {
+      cl_int err = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, local, 0, nullptr, nullptr);
+      if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
+      return err;
+    });
+  }
+
+  // A blocked long enough to show a stall, and none of B's rounds waited for it.
+  void expectNoStall(const Stall &s, const char *what) {
+    ASSERT_CL_OK(s.aErr);
+    ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
+    double aTime = s.aEnd - s.aStart;
+    printf("[ lock    ] A %s %.0f ms; B's first 50 rounds done at %.0f ms, worst round %.1f ms\n",
+           what, aTime, s.first50, s.worst);
+    ASSERT_GT(aTime, 300.0) << "A's " << what << " ran too briefly to show a stall; make it longer";
+    EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A waited";
+    EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's " << what;
+  }
 };
 
 // Thread A builds a program whose build takes seconds; thread B, on its own context and
@@ -257,21 +279,9 @@ TEST_F(LockRelease, BlockingReadDoesNotStallOtherThreadsEnqueues) {
   cl_mem x = nullptr;
   cl_kernel spin = longKernel(n, &x);
   ASSERT_FALSE(HasFailure());
-  Stall s = runBeside([&](Clock::time_point, double *) {
-    cl_int err = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
-    if (err == CL_SUCCESS)
-      err = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
-    return err;
-  });
+  Stall s = launchAndReadBeside(spin, n, nullptr, x, out);
   ASSERT_FALSE(HasFailure());
-  ASSERT_CL_OK(s.aErr);
-  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
-  double aTime = s.aEnd - s.aStart;
-  printf("[ lock    ] A kernel + blocking read %.0f ms; B's first 50 rounds done at %.0f ms, worst "
-         "round %.1f ms\n", aTime, s.first50, s.worst);
-  ASSERT_GT(aTime, 300.0) << "the kernel ran too briefly to show a stall; make it longer";
-  EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A's read waited";
-  EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's blocking read";
+  expectNoStall(s, "kernel + blocking read");
   // The read waited for the kernel: each int went through the kernel's recurrence.
   EXPECT_NE(out[0], 1);
   EXPECT_EQ(out[0], out[n - 1]);
@@ -420,21 +430,9 @@ TEST_F(LockRelease, ProfilingLadderDoesNotStallOtherThreadsEnqueues) {
   ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
   ASSERT_FALSE(HasFailure());
   std::vector<int> out(n, 0);
-  Stall s = runBeside([&](Clock::time_point, double *) {
-    cl_int err = clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr);
-    if (err == CL_SUCCESS)
-      err = clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr);
-    return err;
-  });
+  Stall s = launchAndReadBeside(spin, n, &local, x, out);
   ASSERT_FALSE(HasFailure());
-  ASSERT_CL_OK(s.aErr);
-  ASSERT_FALSE(s.bFailed) << "B's fill/read round trips went wrong";
-  double aTime = s.aEnd - s.aStart;
-  printf("[ lock    ] A profiled launch + blocking read %.0f ms; B's first 50 rounds done at %.0f ms, "
-         "worst round %.1f ms\n", aTime, s.first50, s.worst);
-  ASSERT_GT(aTime, 300.0) << "the ladder ran too briefly to show a stall; make the kernel longer";
-  EXPECT_LT(s.first50, s.aEnd) << "B's small commands did not finish while A's ladder ran";
-  EXPECT_LT(s.worst, aTime / 5) << "one of B's rounds waited for A's profiling ladder";
+  expectNoStall(s, "profiled launch (ladder) + blocking read");
   // The ladder ran on scratch copies: the app's buffer went through the recurrence once.
   for (size_t i : {size_t(0), n / 2, n - 1}) {
     int acc = int(i);

@@ -30,6 +30,16 @@ class Ordering : public ClTest {
     return e;
   }
 
+  // The spin kernel over n ints of a new buffer *x (initially 1), set to run `iters` rounds.
+  cl_kernel spinOn(size_t n, int iters, cl_mem *x) {
+    cl_kernel k = commonKernel("spin");
+    std::vector<int> init(n, 1);
+    *x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+    EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof *x, x));
+    EXPECT_CL_OK(clSetKernelArg(k, 1, sizeof iters, &iters));
+    return k;
+  }
+
   static cl_int status(cl_event e) {
     cl_int s = CL_COMPLETE;
     EXPECT_CL_OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr));
@@ -117,13 +127,9 @@ TEST_F(Ordering, KernelOnOtherQueueWaitsForKernel) {
 TEST_F(Ordering, WriteDoesNotOvertakeWhatAnEarlierCommandWaitsFor) {
   const size_t n = 4096, half = n / 2;
   cl_command_queue q2 = makeQueue();
-  cl_kernel spin = commonKernel("spin");
-  std::vector<int> init(n, 1);
-  cl_mem x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
-  int iters = 20000;
+  cl_mem x = nullptr;
+  cl_kernel spin = spinOn(n, 20000, &x);
   ASSERT_FALSE(HasFailure());
-  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
-  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
   cl_event k = nullptr, f = nullptr;
   ASSERT_CL_OK(clEnqueueNDRangeKernel(q2, spin, 1, nullptr, &n, nullptr, 0, nullptr, &k));
   track(k);
@@ -150,14 +156,10 @@ TEST_F(Ordering, WriteDoesNotOvertakeWhatAnEarlierCommandWaitsFor) {
 TEST_F(Ordering, WaitingForAnEventWaitsForEverythingBeforeItInItsQueue) {
   const size_t n = 4096, half = n / 2;
   cl_command_queue q3 = makeQueue();
-  cl_kernel spin = commonKernel("spin");
-  std::vector<int> init(n, 1);
-  cl_mem x = makeBuffer(n * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_mem x = nullptr;
+  cl_kernel spin = spinOn(n, 20000, &x);
   cl_mem y = makeBuffer(n * sizeof(int));
-  int iters = 20000;
   ASSERT_FALSE(HasFailure());
-  ASSERT_CL_OK(clSetKernelArg(spin, 0, sizeof x, &x));
-  ASSERT_CL_OK(clSetKernelArg(spin, 1, sizeof iters, &iters));
   cl_event w = nullptr;
   ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
   std::vector<int> data(n, 3);
