@@ -256,7 +256,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   std::vector<_cl_event *> deps;
   deps.swap(depsScratch_);
   deps.assign(waitList.begin(), waitList.end());
-  for (_cl_event *e : waitList) inOrderPredecessors(e, deps);
+  for (_cl_event *e : waitList)
+    if (e->queue != q) inOrderPredecessors(e, deps);  // on q itself queue order holds already
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -286,6 +287,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 // well, not only its own work (Soak.ThreadsMixedCommandsMatchTheModel: a write that ran
 // ahead of a fill still waiting for another queue's kernel let a copy that waited for
 // the write read bytes that kernel had yet to write).
+// Cost: the events before e still in flight on its queue; apps that wait on another
+// in-order queue's latest event while thousands of commands are pending there pay that.
 void Runtime::inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) {
   _cl_command_queue *q = e->queue;
   if (!q || !q->inOrder() || e->status == CL_COMPLETE || e->status < 0) return;
