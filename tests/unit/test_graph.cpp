@@ -32,6 +32,7 @@ struct GraphTest : ::testing::Test {
     c->q = &q;
     c->ev = events.back().get();
     c->ev->cmd = c;
+    c->ev->queue = &q;
     return c;
   }
   Command *write(_cl_mem *m, size_t off, size_t n) {
@@ -125,6 +126,23 @@ TEST_F(GraphTest, BarrierWaitsOnlyForWhatCameAfterThePreviousOne) {
   }
   // The previous barrier and the one write after it: never more, however long the queue.
   EXPECT_EQ(most, 2u);
+}
+
+// An in-order queue's command may overtake an earlier one whose bytes it does not touch,
+// but not what that one waits for on another queue (Soak.ThreadsMixedCommandsMatchTheModel).
+TEST_F(GraphTest, OvertakingCommandStillWaitsForWhatEarlierOnesWaitFor) {
+  _cl_command_queue other;
+  events.push_back(std::make_unique<_cl_event>());
+  _cl_event *k = events.back().get();  // pending, on another queue
+  k->queue = &other;
+  _cl_mem *m = buffer(64);
+  Command *f = write(m, 0, 32);
+  std::vector<_cl_event *> fd{k};
+  graphDependencies(f, fd);
+  auto d = deps(write(m, 32, 32));
+  EXPECT_EQ(d, std::vector<_cl_event *>{k}) << "the disjoint write must wait for k, not for f";
+  k->done = true;
+  EXPECT_TRUE(deps(write(m, 32, 8)).size() == 1u) << "k is done: only the overlapping write is left";
 }
 
 TEST_F(GraphTest, MarkerWithoutBarrierWaitsForEverythingPending) {
