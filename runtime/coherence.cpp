@@ -39,7 +39,7 @@ namespace {
 
 // waitFills over the copies that `which` picks.
 template <typename Which>
-bool waitCopies(BufferStore &st, Range r, Command *cmd, Which which) {
+bool waitCopies(BufferStore &st, Range r, Command *cmd, Which which) REQUIRES(apiMutex) {
   bool wait = false;
   for (auto it = st.pendingFills.begin(); it != st.pendingFills.end();) {
     if (eventStatus(it->ev.get()) <= CL_COMPLETE) {
@@ -56,7 +56,7 @@ bool waitCopies(BufferStore &st, Range r, Command *cmd, Which which) {
 }
 
 // A copy in flight, which cmd waits for (done: its result).
-void inFlight(BufferStore &st, Range p, int to, RealEvent done, Command *cmd) {
+void inFlight(BufferStore &st, Range p, int to, RealEvent done, Command *cmd) REQUIRES(apiMutex) {
   icd(done.get()).clSetEventCallback(done.get(), CL_COMPLETE, onStaged, nullptr);
   st.pendingFills.push_back({p, done.share(), to});
   cmd->staging.push_back(std::move(done));
@@ -67,7 +67,7 @@ void inFlight(BufferStore &st, Range p, int to, RealEvent done, Command *cmd) {
 // stale, since the host may never need them. The zero-copy replica's bytes are the
 // home's, and go the home's way. True: cmd must wait for a move.
 bool moveFromDevices(_cl_context *ctx, BufferStore &st, const std::vector<Range> &missing, int slot,
-                     cl_mem dst, Command *cmd, cl_int *err) {
+                     cl_mem dst, Command *cmd, cl_int *err) REQUIRES(apiMutex) {
   IntervalSet todo;
   for (Range g : missing)
     for (Range h : st.hostValid.missing(g)) todo.add(h);

@@ -14,18 +14,18 @@ namespace tutti {
 
 // Adds the copies in flight overlapping r (device->host, and device->device) to cmd's
 // wait set (finished ones are dropped). True: cmd must wait.
-bool waitFills(BufferStore &st, Range r, Command *cmd);
+bool waitFills(BufferStore &st, Range r, Command *cmd) REQUIRES(apiMutex);
 // Makes r valid in the host home, copying stale parts from devices that hold them.
-bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd);
-bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err);
+bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) REQUIRES(apiMutex);
+bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) REQUIRES(apiMutex);
 // hostOnly: only bring to the host what the device lacks and only a device holds (the
 // uploads themselves are left for a later call). uploads: when given, gets the event of
 // every upload from the home made here.
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
                        cl_int *err, bool hostOnly = false,
-                       std::vector<RealEvent> *uploads = nullptr);
+                       std::vector<RealEvent> *uploads = nullptr) REQUIRES(apiMutex);
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
-void wrote(BufferStore &st, Range r, int slot);
+void wrote(BufferStore &st, Range r, int slot) REQUIRES(apiMutex);
 // True when every device->host copy cmd waited for has landed (a failed one sets
 // cmd->stagingError).
 bool stagingComplete(Command *cmd);

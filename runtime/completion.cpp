@@ -32,7 +32,7 @@ void CL_CALLBACK onReal(cl_event, cl_int, void *cmd) {
 constexpr unsigned kArmEvery = 32;
 
 // Whether the launch about to be issued on ds completes lazily (no callback of its own).
-bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) {
+bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) REQUIRES(apiMutex) {
   return ds.sinceArmed + 1 < kArmEvery && !cmd->ev->wanted && cmd->ev->callbacks.empty();
 }
 
@@ -64,7 +64,7 @@ bool launchWantsTimes(Command *cmd, int slot) {
 
 // After a successful real enqueue: a kernel may complete lazily (see kArmEvery);
 // anything else gets a completion callback now.
-void trackIssued(Command *cmd) {
+void trackIssued(Command *cmd) REQUIRES(apiMutex) {
   DeviceSlot &ds = slotOf(cmd, cmd->slot);
   cmd->order = ++ds.issueOrder;
   bool lazy = false;
@@ -83,7 +83,7 @@ void trackIssued(Command *cmd) {
   icd(ds.queue).clFlush(ds.queue);
 }
 
-bool launchNeedsEvent(Command *cmd) {
+bool launchNeedsEvent(Command *cmd) REQUIRES(apiMutex) {
   return !launchIsLazy(cmd, slotOf(cmd, cmd->slot)) || launchWantsTimes(cmd, cmd->slot);
 }
 

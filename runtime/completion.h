@@ -10,14 +10,14 @@ namespace tutti {
 
 // Whether cmd's launch, about to be issued on cmd->slot, needs a real event (it will be
 // armed, or its times are wanted).
-bool launchNeedsEvent(Command *cmd);
+bool launchNeedsEvent(Command *cmd) REQUIRES(apiMutex);
 // After a successful real enqueue of cmd: arm its completion or keep it lazy.
-void trackIssued(Command *cmd);
+void trackIssued(Command *cmd) REQUIRES(apiMutex);
 // Asks the driver to report a command's completion, now if it is issued, else as soon as
 // it is.
-void armCompletion(Command *cmd);
+void armCompletion(Command *cmd) REQUIRES(apiMutex);
 // Lazily completing kernels issued on cmd's slot before cmd: complete once cmd is.
-std::vector<Command *> completedBefore(Command *cmd);
+std::vector<Command *> completedBefore(Command *cmd) REQUIRES(apiMutex);
 // Reads status, timing and counters of a finished real command; releases its event.
 cl_int collectRealCompletion(Command *cmd);
 // Maps a real command's device-clock span to host ns (refining slot's clock offset).

@@ -9,17 +9,17 @@ namespace tutti {
 
 namespace {
 bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
-bool pending(_cl_event *e) { return e && !e->done; }
+bool pending(_cl_event *e) REQUIRES(apiMutex) { return e && !e->done; }
 
 // An in-order queue's command may overtake earlier ones whose data it does not touch, but
 // not what those wait for elsewhere: in queue order it runs after them, so after their
 // wait lists too (Soak.ThreadsMixedCommandsMatchTheModel: a write ran ahead of a fill that
 // waited for another queue's kernel, and that kernel then overwrote what it wrote). `deps`
 // holds the command's own wait list so far.
-void inheritExternalWaits(Command *cmd, std::vector<_cl_event *> &deps) {
+void inheritExternalWaits(Command *cmd, std::vector<_cl_event *> &deps) REQUIRES(apiMutex) {
   _cl_command_queue *q = cmd->q;
   auto &ext = q->externalWaits;
-  ext.erase(std::remove_if(ext.begin(), ext.end(), [](const auto &w) { return !pending(w.wait); }),
+  ext.erase(std::remove_if(ext.begin(), ext.end(), [](const auto &w) REQUIRES(apiMutex) { return !pending(w.wait); }),
             ext.end());
   size_t own = deps.size();
   for (const auto &w : ext) deps.push_back(w.wait);
@@ -67,7 +67,7 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   // A write that covers an earlier access orders everything after it behind that
   // access already, so the earlier record can go: the list stays short however many
   // launches are in flight.
-  auto stale = [&](const _cl_command_queue::Access &a) {
+  auto stale = [&](const _cl_command_queue::Access &a) REQUIRES(apiMutex) {
     if (!pending(a.ev)) return true;
     for (auto &m : mine)
       if (m.write && m.root == a.root && m.r.begin <= a.r.begin && a.r.end <= m.r.end) return true;

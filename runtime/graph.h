@@ -17,8 +17,8 @@ namespace tutti {
 // accesses in its queue. The cost does not grow with the number of earlier commands:
 // a barrier waits for the previous barrier and what came after it, and access records
 // covered by a later write are dropped.
-void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps);
+void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) REQUIRES(apiMutex);
 // ev completed: its queue forgets the records that name it.
-void graphForget(_cl_command_queue *q, _cl_event *ev);
+void graphForget(_cl_command_queue *q, _cl_event *ev) REQUIRES(apiMutex);
 
 }  // namespace tutti

@@ -35,7 +35,7 @@ Range rectSpan(const size_t origin[3], const size_t region[3], size_t row, size_
 }
 
 template <typename F>
-void forEachRow(const size_t region[3], F f) {
+void forEachRow(const size_t region[3], F f) REQUIRES(apiMutex) {
   for (size_t z = 0; z < region[2]; ++z)
     for (size_t y = 0; y < region[1]; ++y) f(y, z);
 }
@@ -58,7 +58,7 @@ cl_int failed(DeviceSlot &ds, const char *what, cl_int err) {
   return err;
 }
 
-IssueResult issued(Command *cmd, cl_int err, const char *what) {
+IssueResult issued(Command *cmd, cl_int err, const char *what) REQUIRES(apiMutex) {
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "%s: %s failed: %s", slotOf(cmd, cmd->slot).dev->label().c_str(), what,
               clErrorName(err));
@@ -69,7 +69,7 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) {
   return {IssueResult::Issued, CL_SUCCESS};
 }
 
-IssueResult issueKernel(Command *cmd) {
+IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   int slot = cmd->slot;
   cl_int err = CL_SUCCESS;
@@ -108,7 +108,7 @@ IssueResult issueKernel(Command *cmd) {
 // A read whose bytes live on devices goes from each device straight into the app's
 // memory (one copy, as natively) instead of through the home; the host-valid parts
 // are copied now and undefined bytes are left alone.
-IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
+IssueResult readDirect(Command *cmd, BufferStore &st, Range r) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   char *out = static_cast<char *>(cmd->ptr) - r.begin;
   IntervalSet todo;
@@ -207,7 +207,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) {
   });
 }
 
-IssueResult issueRead(Command *cmd) {
+IssueResult issueRead(Command *cmd) REQUIRES(apiMutex) {
   BufferStore &st = *rootOf(cmd->src)->store;
   Range r{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
   if (cmd->directIssued) return done();
@@ -221,7 +221,7 @@ IssueResult issueRead(Command *cmd) {
 }
 
 // A large write goes straight to the device that will most likely use the buffer.
-IssueResult issueWrite(Command *cmd) {
+IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   _cl_mem *root = rootOf(cmd->dst);
   BufferStore &st = *root->store;
@@ -254,7 +254,7 @@ IssueResult issueWrite(Command *cmd) {
   return done();
 }
 
-IssueResult issueCopy(Command *cmd) {
+IssueResult issueCopy(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   BufferStore &ss = *rootOf(cmd->src)->store, &ds = *rootOf(cmd->dst)->store;
   Range rs{cmd->src->origin + cmd->srcOff, cmd->src->origin + cmd->srcOff + cmd->size};
@@ -290,7 +290,7 @@ IssueResult issueCopy(Command *cmd) {
   return done();
 }
 
-IssueResult issueFill(Command *cmd) {
+IssueResult issueFill(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   BufferStore &st = *rootOf(cmd->dst)->store;
   Range r{cmd->dst->origin + cmd->dstOff, cmd->dst->origin + cmd->dstOff + cmd->size};
@@ -325,7 +325,7 @@ IssueResult issueFill(Command *cmd) {
   return done();
 }
 
-IssueResult issueRect(Command *cmd) {
+IssueResult issueRect(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   bool ready = true;
   BufferStore *ss = cmd->src ? rootOf(cmd->src)->store.get() : nullptr;
@@ -346,7 +346,7 @@ IssueResult issueRect(Command *cmd) {
   if (ds && !homeOf(ctx, *ds)) return done(CL_OUT_OF_HOST_MEMORY);
   const char *from = ss ? ss->home + sBase : static_cast<const char *>(cmd->ptr);
   char *to = ds ? ds->home + dBase : static_cast<char *>(cmd->ptr);
-  forEachRow(cmd->region, [&](size_t y, size_t z) {
+  forEachRow(cmd->region, [&](size_t y, size_t z) REQUIRES(apiMutex) {
     size_t so = (cmd->srcOrigin[2] + z) * cmd->srcSlice + (cmd->srcOrigin[1] + y) * cmd->srcRow + cmd->srcOrigin[0];
     size_t dO = (cmd->dstOrigin[2] + z) * cmd->dstSlice + (cmd->dstOrigin[1] + y) * cmd->dstRow + cmd->dstOrigin[0];
     std::memmove(to + dO, from + so, cmd->region[0]);
@@ -355,7 +355,7 @@ IssueResult issueRect(Command *cmd) {
   return done();
 }
 
-IssueResult issueImage(Command *cmd) {
+IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   int slot = cmd->slot;
   DeviceSlot &q = ctx->slots[slot];
@@ -417,7 +417,7 @@ IssueResult issueImage(Command *cmd) {
   }
 }
 
-IssueResult issueUnmap(Command *cmd) {
+IssueResult issueUnmap(Command *cmd) REQUIRES(apiMutex) {
   _cl_mem *m = cmd->src;
   if (m->isImage()) {
     if (!(cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))) {
@@ -444,7 +444,7 @@ IssueResult issueUnmap(Command *cmd) {
   return done();
 }
 
-IssueResult issueCommandImpl(Command *cmd) {
+IssueResult issueCommandImpl(Command *cmd) REQUIRES(apiMutex) {
   cmd->staging.clear();
   if (cmd->stagingError) return done(cmd->stagingError);
   _cl_context *ctx = cmd->q->ctx;
@@ -549,6 +549,6 @@ cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
 }
 
 
-IssueResult issueCommand(Command *cmd) { return issueCommandImpl(cmd); }
+IssueResult issueCommand(Command *cmd) REQUIRES(apiMutex) { return issueCommandImpl(cmd); }
 
 }  // namespace tutti

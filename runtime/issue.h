@@ -22,7 +22,7 @@ struct IssueResult {
 
 // Issues cmd as planned (cmd->slot, or cmd->skmd for a split launch) on its device or runs
 // it on the host. Staging: it waits for device->host copies in flight (cmd->staging).
-IssueResult issueCommand(Command *cmd);
+IssueResult issueCommand(Command *cmd) REQUIRES(apiMutex);
 
 // Sets every argument of cmd's launch on a real kernel of `slot`.
 cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot);

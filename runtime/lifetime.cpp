@@ -7,7 +7,7 @@
 
 namespace tutti {
 
-void destroyMem(Runtime &rt, _cl_mem *m) {
+void destroyMem(Runtime &rt, _cl_mem *m) REQUIRES(apiMutex) {
   // Destructor callbacks run in reverse order of registration, after the memory is gone.
   auto cbs = m->destructorCallbacks;
   cl_mem handle = m;

@@ -4,7 +4,7 @@
 
 namespace tutti {
 
-void destroyMem(Runtime &rt, _cl_mem *m);
+void destroyMem(Runtime &rt, _cl_mem *m) REQUIRES(apiMutex);
 void destroyKernel(Runtime &rt, _cl_kernel *k);
 void destroyProgram(Runtime &rt, _cl_program *p);
 void destroyQueue(Runtime &rt, _cl_command_queue *q);

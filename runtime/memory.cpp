@@ -152,7 +152,7 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
 namespace {
 
 // The initial content in the home: no device was chosen for it, or its upload failed.
-cl_int copyToHome(_cl_mem *m, const void *hostPtr) {
+cl_int copyToHome(_cl_mem *m, const void *hostPtr) REQUIRES(apiMutex) {
   BufferStore &st = *m->store;
   if (!homeOf(m->ctx, st)) {
     for (cl_mem b : st.devBuf)
@@ -165,7 +165,7 @@ cl_int copyToHome(_cl_mem *m, const void *hostPtr) {
   return CL_SUCCESS;
 }
 
-cl_int uploadFailed(_cl_mem *m, const DeviceSlot &ds, const void *hostPtr, cl_int err) {
+cl_int uploadFailed(_cl_mem *m, const DeviceSlot &ds, const void *hostPtr, cl_int err) REQUIRES(apiMutex) {
   TUTTI_LOG(Info, "%s: initial upload failed (%s); keeping the data on the host",
             ds.dev->label().c_str(), clErrorName(err));
   return copyToHome(m, hostPtr);

@@ -19,13 +19,13 @@ struct InitialUpload {
 
 // Makes m's store (lock held). The initial content goes to a host home here, or is left
 // in *upload for the caller: uploadInitial, then initialLanded with the lock held.
-cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload);
+cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload) REQUIRES(apiMutex);
 // The copy alone: it reads neither m nor its store, so it needs no lock of its own.
 cl_int uploadInitial(const InitialUpload &u);
 // Records where the content now is: on the device when `err` (uploadInitial's) is
 // CL_SUCCESS, else in a host home as when no device was chosen. Failing that, m's store
 // is gone and the error is returned.
-cl_int initialLanded(_cl_mem *m, const InitialUpload &u, cl_int err);
+cl_int initialLanded(_cl_mem *m, const InitialUpload &u, cl_int err) REQUIRES(apiMutex);
 // The root buffer whose store a (sub-)buffer or buffer-backed image shares.
 inline _cl_mem *rootOf(_cl_mem *m) { return m->parent ? m->parent : m; }
 // Whether host homes are pinned memory from a driver (TUTTI_PINNED).
@@ -53,7 +53,7 @@ cl_sampler realSampler(_cl_sampler *s, int slot, cl_int *err);
 int imageSlot(_cl_context *ctx);  // the device images live on (-1: none supports images)
 // Releases what a store holds on the devices and its home (the object itself is freed by
 // the caller).
-void releaseStore(_cl_mem *m);
+void releaseStore(_cl_mem *m) REQUIRES(apiMutex);
 // Counts releases of real buffers and images: a real kernel argument remembered before
 // one may name memory that is gone, or a new object at the same address.
 uint64_t realMemEpoch();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interval_set.h"
+#include "thread_annotations.h"
 #include "real_event.h"
 
 extern "C" CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *,
@@ -68,10 +69,10 @@ struct DeviceSlot {
   cl_command_queue queue = nullptr;  // in-order, profiling
   int64_t clockOffsetNs = INT64_MIN;  // host ns = device ns + offset (min seen)
   // Kernels issued here with no completion callback yet, in issue order (execute.cpp).
-  std::deque<tutti::Command *> lazy;
-  uint64_t issueSeq = 0;    // kernels issued here
-  uint64_t issueOrder = 0;  // real commands issued here (completion.cpp)
-  unsigned sinceArmed = 0;
+  std::deque<tutti::Command *> lazy GUARDED_BY(apiMutex);
+  uint64_t issueSeq GUARDED_BY(apiMutex) = 0;    // kernels issued here
+  uint64_t issueOrder GUARDED_BY(apiMutex) = 0;  // real commands issued here (completion.cpp)
+  unsigned sinceArmed GUARDED_BY(apiMutex) = 0;
   std::shared_ptr<Staging> staging;  // pinned staging memory, or null (staging.cpp)
 };
 
@@ -104,13 +105,13 @@ struct BufferStore {
   int alias = -1;  // slot whose real buffer is the home itself (zero-copy CPU), or -1
   cl_mem pinnedBuf = nullptr;               // GPU buffer whose mapping is `home` (pinned)
   cl_command_queue pinnedQueue = nullptr;
-  IntervalSet hostValid;
-  std::vector<IntervalSet> devValid;        // per backing device (context slot)
+  IntervalSet hostValid GUARDED_BY(apiMutex);
+  std::vector<IntervalSet> devValid GUARDED_BY(apiMutex);  // per backing device (context slot)
   std::vector<cl_mem> devBuf;               // real buffer per device, created on demand
   // Copies still in flight: device->host into the home (to < 0), or into slot `to`'s
   // replica from another device's.
   struct Fill { Range r; RealEvent ev; int to = -1; };
-  std::vector<Fill> pendingFills;
+  std::vector<Fill> pendingFills GUARDED_BY(apiMutex);
   // Real sub-buffers in creation order, released newest first (memory.cpp says why).
   struct RealSub { cl_mem mem; bool dead; };
   std::vector<RealSub> realSubs;
@@ -292,15 +293,15 @@ struct _cl_event : tutti::ObjectHeader {
   _cl_context *ctx = nullptr;
   struct _cl_command_queue *queue = nullptr;  // nullptr for user events
   cl_command_type cmdType = CL_COMMAND_USER;
-  cl_int status = CL_QUEUED;     // app-visible execution status
-  bool done = false;             // work finished (data may be used), maybe not yet reported
+  cl_int status GUARDED_BY(tutti::apiMutex) = CL_QUEUED;     // app-visible execution status
+  bool done GUARDED_BY(tutti::apiMutex) = false;             // work finished (data may be used), maybe not yet reported
   bool wanted = false;           // someone waits for it: its completion must be reported
   bool reportAsked = false;      // needCompletion armed it and everything before it
   cl_int failure = 0;            // negative when the command failed
   tutti::Command *cmd = nullptr;  // while pending
   cl_ulong tQueued = 0, tSubmit = 0, tStart = 0, tEnd = 0, tComplete = 0;
-  std::vector<tutti::Callback> callbacks;
-  std::vector<tutti::Command *> waiters;  // commands that wait for this event
+  std::vector<tutti::Callback> callbacks GUARDED_BY(tutti::apiMutex);
+  std::vector<tutti::Command *> waiters GUARDED_BY(tutti::apiMutex);  // commands that wait for this event
   int device = -1;                         // slot that ran the kernel
 };
 
@@ -311,16 +312,16 @@ struct _cl_command_queue : tutti::ObjectHeader {
   std::vector<cl_queue_properties> propArray;
   bool inOrder() const { return !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
   bool profiling() const { return props & CL_QUEUE_PROFILING_ENABLE; }
-  std::deque<tutti::Command *> held;     // not yet released to the scheduler (batch mode)
-  std::deque<_cl_event *> inFlight;      // enqueued, not yet complete, in enqueue order
+  std::deque<tutti::Command *> held GUARDED_BY(tutti::apiMutex);     // not yet released to the scheduler (batch mode)
+  std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
   // Dependency tracking (graph.cpp): accesses since the last barrier.
   struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };
-  std::vector<Access> accesses;
+  std::vector<Access> accesses GUARDED_BY(tutti::apiMutex);
   // In-order queues: events of other queues (and user events) that commands still in flight
   // here waited for; `owner` is the waiting command's event, which holds `wait` until it is
   // reported complete.
   struct ExternalWait { _cl_event *wait; _cl_event *owner; };
-  std::vector<ExternalWait> externalWaits;
-  _cl_event *lastBarrier = nullptr;
-  std::deque<_cl_event *> sinceBarrier;   // enqueued after lastBarrier, not yet complete
+  std::vector<ExternalWait> externalWaits GUARDED_BY(tutti::apiMutex);
+  _cl_event *lastBarrier GUARDED_BY(tutti::apiMutex) = nullptr;
+  std::deque<_cl_event *> sinceBarrier GUARDED_BY(tutti::apiMutex);   // enqueued after lastBarrier, not yet complete
 };

@@ -236,9 +236,11 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
     for (auto *e : evs) needCompletion(e);
   }
   done.wait(lk, [&] {
-    return std::all_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status <= CL_COMPLETE; });
+    // Woken with the lock held again (apiMutex is the mutex lk holds).
+    return std::all_of(evs.begin(), evs.end(),
+                       [](_cl_event *e) REQUIRES(apiMutex) { return e->status <= CL_COMPLETE; });
   });
-  bool failed = std::any_of(evs.begin(), evs.end(), [](_cl_event *e) { return e->status < 0; });
+  bool failed = std::any_of(evs.begin(), evs.end(), [](_cl_event *e) REQUIRES(apiMutex) { return e->status < 0; });
   for (auto *e : evs) release(e);
   return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
