@@ -63,16 +63,18 @@ cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits
               bool blocking);
 
 // Shared prologue of every enqueue: queue, wait list, and a new command.
-struct Enqueue {
+// Holds the API lock for the enqueue call's lifetime (a scoped capability, like ApiLock).
+struct SCOPED_CAPABILITY Enqueue {
   ApiLock lock;
   cl_int err = CL_SUCCESS;
   std::vector<_cl_event *> waits;
   Enqueue(cl_command_queue q, cl_uint n, const cl_event *list,
-          const char *caller = __builtin_FUNCTION())
+          const char *caller = __builtin_FUNCTION()) ACQUIRE(apiMutex)
       : lock(caller) {
     if (!validQueue(q)) err = CL_INVALID_COMMAND_QUEUE;
     else err = checkWaitList(q->ctx, n, list, waits);
   }
+  ~Enqueue() RELEASE() {}  // `lock` lets go
   Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
     auto *c = new Command();
     c->kind = kind;

@@ -70,7 +70,7 @@ void rememberRealArg(_cl_kernel *k, cl_kernel rk, cl_uint i, const ArgValue *v) 
   }
 }
 
-_cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) {
+_cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) REQUIRES(apiMutex) {
   auto *k = new _cl_kernel();
   k->program = p;
   k->name = name;
@@ -292,7 +292,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
   if (!validKernel(k)) return CL_INVALID_KERNEL;
   if (d && !validDevice(d)) return CL_INVALID_DEVICE;
   _cl_context *ctx = k->program->ctx;
-  auto each = [&](auto &&fn) {
+  auto each = [&](auto &&fn) REQUIRES(apiMutex) {
     for (size_t s = 0; s < k->real.size(); ++s)
       if (k->real[s]) fn(k->real[s], ctx->slots[s].dev);
   };
@@ -313,7 +313,7 @@ TUTTI_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
     case CL_KERNEL_LOCAL_MEM_SIZE:
     case CL_KERNEL_PRIVATE_MEM_SIZE: {
       cl_ulong v = 0;
-      each([&](cl_kernel rk, BackingDevice *bd) {
+      each([&](cl_kernel rk, BackingDevice *bd) REQUIRES(apiMutex) {
         // Local-memory arguments count too, and the real kernels only get their
         // arguments at launch: give them the app's current sizes first.
         if (param == CL_KERNEL_LOCAL_MEM_SIZE)

@@ -45,8 +45,8 @@ struct ObjectHeader {
   static void operator delete(void *p, size_t n) { quarantineFree(p, n); }
   const cl_icd_dispatch *dispatch;
   ObjType objType;
-  cl_uint refs = 1;      // the application's references (CL_*_REFERENCE_COUNT)
-  cl_uint internal = 0;  // Tutti's own references (pending commands, children)
+  cl_uint refs GUARDED_BY(apiMutex) = 1;      // the application's references (CL_*_REFERENCE_COUNT)
+  cl_uint internal GUARDED_BY(apiMutex) = 0;  // Tutti's own references (pending commands, children)
   explicit ObjectHeader(ObjType t) : dispatch(dispatchTable()), objType(t) {}
 };
 
@@ -250,7 +250,7 @@ struct _cl_kernel : tutti::ObjectHeader {
   std::string name;
   std::vector<cl_kernel> real;  // per program slot (nullptr where not built)
   std::vector<tutti::ArgInfo> argInfo;
-  std::vector<tutti::ArgValue> args;
+  std::vector<tutti::ArgValue> args GUARDED_BY(tutti::apiMutex);
   // Per program slot: the arguments Tutti last set on real[slot], so a launch skips the
   // driver's clSetKernelArg for values that did not change (issue.cpp setKernelArgs).
   struct RealArg {
