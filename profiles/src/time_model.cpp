@@ -248,6 +248,14 @@ TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions&
 
   int folds = std::clamp(opt.folds, 2, static_cast<int>(samples.size()));
   Design d = buildDesign(samples, folds);
+  if (d.z.cols() == 0 || d.cands.front().g.shape != GroupShape::Const) {
+    // No intercept column: a time so small that its reciprocal weight overflows (a
+    // damaged or foreign database; found by tests/fuzz/fuzz_profile_db). No regression
+    // can be fitted through it; the samples still answer as the nearest profile.
+    m.kind_ = Kind::Nearest;
+    m.cvError_ = m.trainError_ = NAN;
+    return m;
+  }
   std::vector<int> set{0};
   double cur = HUGE_VAL;
   const int maxTerms = std::min({opt.maxTerms, kMaxCols - 1, static_cast<int>(samples.size()) / 3});
