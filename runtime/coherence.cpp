@@ -7,6 +7,7 @@
 #include "log.h"
 #include "memory.h"
 #include "transfer.h"
+#include "watcher.h"
 
 namespace tutti {
 
@@ -56,8 +57,9 @@ bool waitCopies(BufferStore &st, Range r, Command *cmd, Which which) REQUIRES(ap
 }
 
 // A copy in flight, which cmd waits for (done: its result).
-void inFlight(BufferStore &st, Range p, int to, RealEvent done, Command *cmd) REQUIRES(apiMutex) {
-  icd(done.get()).clSetEventCallback(done.get(), CL_COMPLETE, onStaged, nullptr);
+void inFlight(_cl_context *ctx, BufferStore &st, Range p, int to, RealEvent done, Command *cmd)
+    REQUIRES(apiMutex) {
+  whenComplete(ctx, done.get(), onStaged, nullptr);
   st.pendingFills.push_back({p, done.share(), to});
   cmd->staging.push_back(std::move(done));
 }
@@ -88,7 +90,7 @@ bool moveFromDevices(_cl_context *ctx, BufferStore &st, const std::vector<Range>
         todo.remove(p);
         st.devValid[slot].add(p);
         if (!e) continue;  // made at once: the bytes are there
-        inFlight(st, p, slot, std::move(e), cmd);
+        inFlight(ctx, st, p, slot, std::move(e), cmd);
         wait = true;
       }
   }
@@ -144,7 +146,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           }
           st.hostValid.add(p);
           if (!e) continue;  // staged now: the bytes are in the home already
-          inFlight(st, p, -1, std::move(e), cmd);
+          inFlight(ctx, st, p, -1, std::move(e), cmd);
           wait = true;
         }
         IntervalSet left;

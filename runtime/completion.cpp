@@ -13,6 +13,7 @@
 #include "settings.h"
 #include "skmd_exec.h"
 #include "trace.h"
+#include "watcher.h"
 
 namespace tutti {
 
@@ -79,7 +80,7 @@ void trackIssued(Command *cmd) REQUIRES(apiMutex) {
   }
   if (cmd->seq) ds.sinceArmed = 0;
   cmd->armed = true;
-  icd(cmd->real.get()).clSetEventCallback(cmd->real.get(), CL_COMPLETE, onReal, cmd);
+  whenComplete(ds, cmd->real.get(), onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);
 }
 
@@ -118,7 +119,7 @@ void armCompletion(Command *cmd) {
   }
   cmd->armed = true;
   ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
-  icd(cmd->real.get()).clSetEventCallback(cmd->real.get(), CL_COMPLETE, onReal, cmd);
+  whenComplete(ds, cmd->real.get(), onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
 }
 

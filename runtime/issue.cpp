@@ -17,6 +17,7 @@
 #include "skmd_exec.h"
 #include "staging.h"
 #include "transfer.h"
+#include "watcher.h"
 
 namespace tutti {
 
@@ -167,7 +168,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) REQUIRES(apiMutex
     if (oneSlot) {
       if (i + 1 == parts.size()) cmd->real = std::move(e);
     } else {
-      icd(e.get()).clSetEventCallback(e.get(), CL_COMPLETE, onStaged, nullptr);
+      whenComplete(ds, e.get(), onStaged, nullptr);
       cmd->staging.push_back(std::move(e));
     }
   }

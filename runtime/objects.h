@@ -32,6 +32,7 @@ struct BackingDevice;
 struct Command;
 struct SkmdProgram;  // skmd_program.cpp: partition-ready variants per device
 struct Staging;      // staging.cpp
+class Watcher;       // watcher.cpp
 
 // Freed objects wait in a quarantine before their memory is reused, so a handle the
 // app released is reported invalid instead of silently naming a new object. Memory that
@@ -74,6 +75,7 @@ struct DeviceSlot {
   uint64_t issueOrder GUARDED_BY(apiMutex) = 0;  // real commands issued here (completion.cpp)
   unsigned sinceArmed GUARDED_BY(apiMutex) = 0;
   std::shared_ptr<Staging> staging;  // pinned staging memory, or null (staging.cpp)
+  std::shared_ptr<Watcher> watcher;  // waits for this queue's events, or null (watcher.cpp)
 };
 
 struct Callback {

@@ -21,6 +21,7 @@
 #include "thread_annotations.h"
 #include "trace.h"
 #include "transfer.h"
+#include "watcher.h"
 
 namespace tutti {
 
@@ -329,7 +330,7 @@ IssueResult issueSplit(Command *cmd) {
   }
   L.outstanding = launched;
   for (Piece &p : L.pieces)
-    if (p.lastEv) icd(p.lastEv.get()).clSetEventCallback(p.lastEv.get(), CL_COMPLETE, onPiece, cmd);
+    if (p.lastEv) whenComplete(cmd->q->ctx->slots[p.slot], p.lastEv.get(), onPiece, cmd);
   for (Piece &p : L.pieces) {
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
     icd(ds.queue).clFlush(ds.queue);

@@ -9,6 +9,7 @@
 #include "icd.h"
 #include "log.h"
 #include "staging.h"
+#include "watcher.h"
 
 namespace tutti {
 
@@ -28,6 +29,7 @@ cl_int createSlots(_cl_context *ctx) {
       releaseSlots(ctx);
       return err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
     }
+    startWatcher(s);
     ctx->slots.push_back(s);
   }
   ctx->zeroCopy = pickZeroCopySlot(ctx);
@@ -41,6 +43,7 @@ void releaseSlots(_cl_context *ctx) {
     stopStaging(s);
     if (s.queue) {
       icd(s.queue).clFinish(s.queue);
+      stopWatcher(s);  // it holds events of the queue
       icd(s.queue).clReleaseCommandQueue(s.queue);
     }
     if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
