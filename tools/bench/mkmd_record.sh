@@ -14,6 +14,8 @@
 #   --measure N   then run each app N times, interleaved: natively on --native-device, under
 #                 Tutti whole and under TUTTI_MODE=mkmd (same database); OUT_DIR/measure.md
 #                 has the medians and MKMD's predicted vs measured makespan
+#   --modes LIST  what --measure runs (default native,whole,mkmd); a mode with the suffix -cb
+#                 runs with TUTTI_COMPLETION=callback (A/B of how completions are learnt)
 #   --native-device I   the app's --device index for the native baseline (default 1: the
 #                 first GPU when PoCL's CPU comes first)
 set -uo pipefail
@@ -21,7 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] && [ "${1#-}" = "$1" ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 out=$1; shift
 applist=mk_ABE,mk_BiCGSTAB,mk_TripleCommutator,mk_ReachabilityGramian,mk_Jacobi,mk_Lyapunov,kmeans,kmeans_ensemble
-timeout_s=300 budget=0 size=thesis measure=0 native=1
+timeout_s=300 budget=0 size=thesis measure=0 native=1 mmodes=native,whole,mkmd
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --size) size=$2; shift 2 ;;
     --measure) measure=$2; shift 2 ;;
     --native-device) native=$2; shift 2 ;;
+    --modes) mmodes=$2; shift 2 ;;
     *) echo "mkmd_record.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -56,9 +59,11 @@ for app in "${apps[@]}"; do
   fi
   grep -h '^RESULT' "$d/record.log" || true
   for ((i = 0; i < measure; i++)); do
-    for mode in native whole mkmd; do
+    for mode in ${mmodes//,/ }; do
       case $mode in
         native) cmd=(env "${clean[@]}" "$appsdir/$app" --size "$size" --device "$native") ;;
+        *-cb) cmd=(env "${clean[@]}" TUTTI_MODE=${mode%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
+                   TUTTI_PROFILE_DB="$d/profiles.sqlite" LD_PRELOAD="$lib" "$appsdir/$app" --size "$size") ;;
         *) cmd=(env "${clean[@]}" TUTTI_MODE=$mode TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
                 LD_PRELOAD="$lib" "$appsdir/$app" --size "$size") ;;
       esac
@@ -100,6 +105,13 @@ g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 lines += ["", f"Geomean: mkmd vs native {g(gn):.2f}x, vs Tutti whole {g(gw):.2f}x over {len(gn)} apps.",
           "Predicted: the MKMD schedule's makespan of the held graph(s); measured: the app's wall time,",
           "which also covers buffer creation and the final read."]
+extra = sorted({m for _, m in runs} - {"native", "whole", "mkmd"})
+if extra:
+    lines += ["", "Other modes (medians of wall ms):", "",
+              "| app | " + " | ".join(extra) + " |", "|---|" + "---:|" * len(extra)]
+    for a in apps:
+        lines.append(f"| {a} | " + " | ".join(
+            f"{statistics.median(runs[(a, m)]):.2f}" if runs[(a, m)] else "-" for m in extra) + " |")
 open(f"{out}/measure.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY

@@ -23,6 +23,8 @@ MODES = [
          "SKMD with linear partitioning (proportional to throughput, transfers ignored)"),
     Mode("tutti-mkmd", {"TUTTI_MODE": "mkmd"},
          "MKMD: commands held until the app waits, the held kernels scheduled as one graph"),
+    Mode("tutti-skmd-cb", {"TUTTI_MODE": "skmd", "TUTTI_COMPLETION": "callback"},
+         "SKMD learning completions from driver callbacks (TUTTI_COMPLETION=callback), for A/B"),
     Mode("tutti-skmd-huge", {"TUTTI_MODE": "skmd", "TUTTI_HUGE_PAGES": "1"},
          "SKMD with homes on transparent huge pages (TUTTI_HUGE_PAGES=1)"),
 ]
