@@ -221,6 +221,19 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   return true;
 }
 
+void pushOutputs(Command *cmd) {
+  _cl_context *ctx = cmd->q->ctx;
+  for (auto [root, slot] : cmd->pushTo) {
+    Command scratch;  // holds the copies' events, which the buffer's copies in flight share
+    cl_int err = CL_SUCCESS;
+    ensureDeviceRange(ctx, root, Range{0, root->store->size}, slot, &scratch, &err, /*hostOnly=*/true);
+    if (err != CL_SUCCESS)
+      TUTTI_LOG(Warn, "mkmd: moving a kernel's output to %s failed (%s); its reader will fetch it",
+                ctx->slots[size_t(slot)].dev->label().c_str(), clErrorName(err));
+  }
+  cmd->pushTo.clear();
+}
+
 void wrote(BufferStore &st, Range r, int slot) {
   for (size_t s = 0; s < st.devValid.size(); ++s)
     if (int(s) != slot) st.devValid[s].remove(r);

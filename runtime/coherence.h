@@ -24,6 +24,10 @@ bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
                        cl_int *err, bool hostOnly = false,
                        std::vector<RealEvent> *uploads = nullptr) REQUIRES(apiMutex);
+// TUTTI_MODE=mkmd: starts moving what cmd, just issued whole on its slot, wrote to the
+// slots that read it next (Command::pushTo), behind it on its queue. Nothing waits here:
+// the copies join the buffers' copies in flight, which those readers wait for.
+void pushOutputs(Command *cmd) REQUIRES(apiMutex);
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
 void wrote(BufferStore &st, Range r, int slot) REQUIRES(apiMutex);
 // True when every device->host copy cmd waited for has landed (a failed one sets

@@ -63,6 +63,9 @@ struct Command {
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
   std::vector<uint64_t> forcedGroups;  // TUTTI_MODE=mkmd: work-groups per slot its schedule gave
+  // TUTTI_MODE=mkmd: buffers this kernel writes that a kernel scheduled on another slot
+  // reads next, with that slot: their bytes move as soon as this one is issued (pushOutputs).
+  std::vector<std::pair<_cl_mem *, int>> pushTo;
   // Host work the command waits for: copies, merges and driver waits that run on the
   // runtime's host-work thread with the API lock released (Runtime::runHostWork), either
   // before the command is issued (it is issued again after: a split launch's snapshot)

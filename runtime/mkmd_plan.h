@@ -17,6 +17,7 @@ void mkmdScheduleHeld(const std::deque<Command *> &held);
 // makespans (ms).
 struct MkmdCounters {
   uint64_t graphs = 0, kernels = 0, split = 0;
+  uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   double predictedMs = 0, scheduleUs = 0;
 };
 MkmdCounters mkmdCounters();

@@ -434,6 +434,7 @@ void Runtime::issue(Command *cmd) {
     case IssueResult::Issued:
       cmd->state = Command::State::Issued;
       if (!cmd->unmetDeps) setStatus(cmd->ev, CL_RUNNING);
+      if (!cmd->pushTo.empty() && cmd->slot >= 0 && !cmd->skmd) pushOutputs(cmd);
       // Commands chained on the same device may go now.
       for (Command *w : cmd->ev->waiters) kick(w);
       return;

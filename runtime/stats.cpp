@@ -32,7 +32,8 @@ std::string statsReport() {
   if (settings().mode == KernelMode::Mkmd) {
     MkmdCounters m = mkmdCounters();
     o << "TUTTI mkmd_graphs=" << m.graphs << " mkmd_kernels=" << m.kernels << " mkmd_split=" << m.split
-      << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs << "\n";
+      << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs
+      << " mkmd_pushes=" << m.pushes << "\n";
   }
   return o.str();
 }
