@@ -15,16 +15,20 @@
 // barriers, which PoCL takes as a branch that must be uniform: it peels work-item 0 and
 // every other work-item of the group follows work-item 0's exit. A group whose work-item 0
 // leaves early (here: a loop of no iteration) loses every other work-item's output. This
-// lost all 2,025 outputs of mr_StringMatch under TUTTI_MODE=skmd (issue 20); PoCL's own
-// front end, which does not inline before its passes, happened not to produce the shape.
+// lost all 2,025 outputs of mr_StringMatch under TUTTI_MODE=skmd (issue 20). PoCL given
+// the same source compiled it to a different shape that happened to work (there too
+// work-item 0 decided for its group at the first test after the barrier, task < numTasks,
+// harmless only because work-item 0 has its group's smallest task).
 //
 // Fix: the predecessors of the (unified) return are grouped by the nearest barrier that
 // dominates them. When they fall into more than one group, each group that has a barrier
 // gets its own exit, `barrier(CLK_LOCAL_MEM_FENCE); ret void`, which that barrier dominates:
 // PoCL replicates nothing there and the region after the barrier has one exit. The early
-// return keeps the original return. The explicit barrier is reached by every work-item
-// that passed the group's barrier, as the implicit one at the kernel's end is, so it adds
-// a synchronisation that was there already. Other targets (NVPTX, source) are unchanged.
+// return keeps the original return. The explicit barrier sits right before a `ret`, where
+// PoCL puts its implicit exit barrier at every return anyway, so it synchronises nothing
+// that was not synchronised already. It is needed: giving the early return a `ret` of its
+// own without it still lost mr_map_overflow's output on both PoCL devices, and so did the
+// barrier without the separate exits. Other targets (NVPTX, source) are unchanged.
 //
 //   module pass: tutti-barrier-exits
 #include "llvm/ADT/Triple.h"
