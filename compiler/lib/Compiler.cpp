@@ -21,6 +21,7 @@
 #include "Cache.h"
 #include "Codegen.h"
 #include "Frontend.h"
+#include "../passes/BarrierExits.h"
 #include "../passes/DefineMemFences.h"
 #include "Internal.h"
 #include "tutti_compiler_version.h"
@@ -236,6 +237,9 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       ModuleAnalysisManager MAM;
       SplitWideBuiltinsPass().run(M, MAM);
       DefineMemFencesPass().run(M, MAM);
+      // PoCL let work-item 0 pick the exit of its group after a uniform early return
+      // before a barrier (issue 20); every variant runs there, the original included.
+      BarrierExitsPass().run(M, MAM);
     }
     res.binary = writeBitcode(M);
     for (KernelInfo &k : res.kernels) k.original_in_binary = true;

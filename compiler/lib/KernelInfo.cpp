@@ -4,6 +4,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../passes/BarrierExits.h"
 #include "../passes/DefineMemFences.h"
 #include "Internal.h"
 
@@ -195,6 +196,7 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerNvptxFastBuiltins(PB);
   registerSplitWideBuiltins(PB);
   registerDefineMemFences(PB);
+  registerBarrierExits(PB);
   registerCanonicalizeBuiltins(PB);
   registerAssumeNDRange(PB);
   registerArgAccess(PB);

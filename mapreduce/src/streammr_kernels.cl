@@ -27,19 +27,17 @@ __kernel void mr_map_pass(__global const uchar* input, __global const uchar* par
 
 // Second pass, only where a region overflowed: the tasks that missed re-run their map,
 // skip what they wrote, and append the rest at this work-group's exact overflow range.
-// Groups that did not overflow run through the barrier too: a uniform early return
-// before it is valid OpenCL, but Tutti's partition-ready variant then lost the other
-// groups' output (mr_StringMatch under TUTTI_MODE=skmd, 2026-11-25).
 __kernel void mr_map_overflow(__global const uchar* input, __global const uchar* params,
                               uint numTasks, __global uint* keys, __global uint2* info,
                               __global mr_value_t* vals, __global const uint* wgTotal,
                               __global const uint* ovBase, __global const uint* taskWritten) {
   __local uint counter;
   uint total = wgTotal[get_group_id(0)];
+  if (total <= MR_CAPACITY) return;  // uniform over the work-group
   if (get_local_id(0) == 0) counter = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   uint task = get_global_id(0);
-  if (total > MR_CAPACITY && task < numTasks && (taskWritten[task] & MR_OVERFLOWED)) {
+  if (task < numTasks && (taskWritten[task] & MR_OVERFLOWED)) {
     mr_emitter e;
     mr_init_emitter(&e, keys, info, vals, &counter, ovBase[get_group_id(0)], total - MR_CAPACITY,
                     taskWritten[task] & ~MR_OVERFLOWED);

@@ -336,6 +336,17 @@ std::vector<Case> makeCases() {
     cs.push_back(c);
   }
   {
+    // Work-item 0 of a group often has keep == 0: the groups PoCL lost (issue 20).
+    Case c{"early_return_barrier.cl", "early_return_barrier", ""};
+    c.args = [](const LaunchS &l) {
+      size_t groups = l.g[0] / l.l[0];
+      return std::vector<ArgS>{ArgS::buf(groups * 4, Init::RandU, 3), ArgS::buf(l.g[0] * 4, Init::RandU, 4),
+                               ArgS::buf(l.g[0] * 4, Init::Zero)};
+    };
+    c.launches = {{1, {2048}, {64}, {0}}, {1, {1024}, {128}, {0}}};
+    cs.push_back(c);
+  }
+  {
     Case c{"xchg.cl", "compact", ""};
     c.partitionable = false;
     cs.push_back(c);
