@@ -25,14 +25,15 @@ constexpr double kUnknownSeconds = 1e3;
 
 }  // namespace
 
-void mkmdScheduleHeld(const std::deque<Command *> &held) {
+bool mkmdScheduleHeld(const std::deque<Command *> &held) {
+  if (held.front()->q->ctx->slots.size() == 1) return true;  // nothing to choose between
   MkmdGraphBuilder b;
   bool any = false;
   for (Command *c : held) {
     b.add(c);
     any |= c->kind == CmdKind::Kernel;
   }
-  if (!any) return;
+  if (!any) return false;
   uint64_t t0 = nowNs();
   auto &file = b.file;
   const size_t nd = file.models.size();
@@ -55,7 +56,7 @@ void mkmdScheduleHeld(const std::deque<Command *> &held) {
   std::string err;
   if (!mk::instantiate(file, {}, g, devs, err)) {
     TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
-    return;
+    return false;
   }
   mk::Schedule s = mk::schedule(g, devs);
   std::vector<std::vector<uint64_t>> groups(g.kernels.size(), std::vector<uint64_t>(nd, 0));
@@ -119,7 +120,20 @@ void mkmdScheduleHeld(const std::deque<Command *> &held) {
   traceSpan(-1, "tutti", "mkmd schedule", t0, t1, g.kernels.size());
   TUTTI_LOG(Info, "mkmd: %zu kernels scheduled in %.0f us, predicted makespan %.3f ms, %d split",
             g.kernels.size(), double(t1 - t0) / 1e3, s.makespan * 1e3, split);
+  // Every kernel analysed and whole on one and the same device.
+  int only = -1;
+  for (size_t k = 0; k < g.kernels.size(); ++k) {
+    if (!b.analysed[k]) return false;
+    for (size_t d = 0; d < nd; ++d)
+      if (groups[k][d]) {
+        if (only >= 0 && int(d) != only) return false;
+        only = int(d);
+      }
+  }
+  return only >= 0;
 }
+
+void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
 
 MkmdCounters mkmdCounters() { return g_counters; }
 

@@ -10,16 +10,20 @@ namespace tutti {
 
 // Schedules the kernels among `held` (enqueue order) over the context's devices and sets
 // each one's forcedGroups; planning then carries the schedule out (plan.cpp). Kernels the
-// compiler could not analyse keep none and are placed as in whole mode.
-void mkmdScheduleHeld(const std::deque<Command *> &held);
+// compiler could not analyse keep none and are placed as in whole mode. True when the
+// schedule ran every kernel whole on one and the same device: holding the commands back
+// gained nothing over streaming them (see _cl_command_queue::mkmdStream).
+bool mkmdScheduleHeld(const std::deque<Command *> &held);
 
 // TUTTI_STATS: graphs scheduled, their kernels, kernels split, and the sum of predicted
 // makespans (ms).
 struct MkmdCounters {
   uint64_t graphs = 0, kernels = 0, split = 0;
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
+  uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
   double predictedMs = 0, scheduleUs = 0;
 };
 MkmdCounters mkmdCounters();
+void mkmdStreamed(uint64_t commands);
 
 }  // namespace tutti

@@ -26,6 +26,9 @@ struct FreeBlocks { size_t size = 0; std::vector<void *> blocks; };
 // Never destroyed, like the runtime: driver threads may free objects during exit.
 FreeBlocks *const g_free = new FreeBlocks[16];
 constexpr size_t kFreeCap = 16384;  // blocks kept per size; more go back to malloc
+// TUTTI_MODE=mkmd: windows' worth of commands a queue streams after a graph that stayed on
+// one device, before it holds one window again to see whether the app's graph changed.
+constexpr uint64_t kMkmdStreamWindows = 4;
 }  // namespace
 
 void *objectAlloc(size_t n) {
@@ -280,7 +283,9 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
             cmd->deps.size(), cmd->unmetDeps);
   // MKMD holds commands for its graph until the app flushes, finishes or waits.
   const Settings &st = settings();
-  if (st.mode == KernelMode::Mkmd ? q->held.size() >= std::max<uint64_t>(st.mkmd_window, 1) : !st.batch) flush(q);
+  if (st.mode == KernelMode::Mkmd && !q->mkmdStream ? q->held.size() >= std::max<uint64_t>(st.mkmd_window, 1)
+                                                   : !st.batch)
+    flush(q);
 }
 
 // An in-order queue's commands run in the order their data need, and the app sees them
@@ -303,7 +308,15 @@ void Runtime::inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) 
 void Runtime::flush(_cl_command_queue *q) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
-  if (settings().mode == KernelMode::Mkmd && !q->held.empty()) mkmdScheduleHeld(q->held);
+  if (settings().mode == KernelMode::Mkmd && !q->held.empty()) {
+    if (q->mkmdStream) {
+      uint64_t n = std::min<uint64_t>(q->mkmdStream, q->held.size());
+      q->mkmdStream -= n;
+      mkmdStreamed(n);
+    } else if (mkmdScheduleHeld(q->held)) {
+      q->mkmdStream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
+    }
+  }
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
   // lists the command), and moving a std::deque out allocates a new one each time.
   for (Command *c : q->held) {
