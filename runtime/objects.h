@@ -323,5 +323,5 @@ struct _cl_command_queue : tutti::ObjectHeader {
   struct ExternalWait { _cl_event *wait; _cl_event *owner; };
   std::vector<ExternalWait> externalWaits GUARDED_BY(tutti::apiMutex);
   _cl_event *lastBarrier GUARDED_BY(tutti::apiMutex) = nullptr;
-  std::deque<_cl_event *> sinceBarrier GUARDED_BY(tutti::apiMutex);   // enqueued after lastBarrier, not yet complete
+  std::deque<_cl_event *> sinceBarrier GUARDED_BY(tutti::apiMutex);   // enqueued after lastBarrier and the last marker that waits for all, not yet complete
 };
