@@ -169,6 +169,7 @@ struct ProgramSlot {
   cl_build_status status = CL_BUILD_NONE;
   std::string log;
   cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  bool fromBuildCache = false;  // prog came from the build cache's binary, not the app's source
 };
 
 }  // namespace tutti
