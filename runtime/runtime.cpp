@@ -351,9 +351,15 @@ bool Runtime::depsMetOn(Command *cmd, int slot) {
 // callback instead cost 12-20 ms per wait on the H100. Commands that write the home
 // may not: an upload from the home may still be reading it (ThreadSanitizer caught a
 // write chained behind a launch whose input upload was in flight).
+//
+// A marker or barrier whose unfinished work is all on one device queue chains there too
+// and stands for that queue's position (its slot is set): commands after it on the same
+// device follow it at once, instead of each barrier waiting for a driver callback before
+// anything after it may start (dep_chain barrier: every kernel+barrier pair cost a
+// callback round trip). It still reports complete only once what it waits for is done.
 int Runtime::chainSlot(Command *cmd) {
   switch (cmd->kind) {
-    case CmdKind::Read: case CmdKind::ReadRect: break;
+    case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::Marker: break;
     case CmdKind::Map:
       if (cmd->mapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return -1;
       break;
@@ -393,6 +399,7 @@ void Runtime::tryStart(Command *cmd) {
     }
     // Chained behind same-device work: it may be issued now, and stays among those
     // events' waiters so that it reports running and complete only after them.
+    if (cmd->kind == CmdKind::Marker) cmd->slot = slot;
   }
   cmd->state = Command::State::Ready;
   issue(cmd);
