@@ -50,6 +50,19 @@ void createFromSource(_cl_program *p) {
   }
 }
 
+// A slot whose program came from the build cache gets a program from the app's source
+// again before the app rebuilds or compiles it (other options may give other code).
+void sourceAgain(_cl_program *p) {
+  for (size_t i = 0; i < p->slots.size(); ++i) {
+    ProgramSlot &s = p->slots[i];
+    if (!s.fromBuildCache) continue;
+    if (s.prog) realReleaseProgram(s.prog);
+    s.prog = nullptr;
+    s.fromBuildCache = false;
+  }
+  createFromSource(p);
+}
+
 // What a build's slots bring back from the unlocked phase, published under the lock.
 struct BuildOutcome {
   std::vector<cl_program> progs;   // per slot: the real program (clLinkProgram makes new ones)
@@ -265,14 +278,36 @@ TUTTI_API cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_de
   // A binary keeps the argument info its container says it was compiled with.
   p->argInfo = asksArgInfo(p->options) || (p->fromBinary && p->argInfo);
   std::string opts = realOptions(p->options);
-  BuildOutcome o = buildUnlocked(lock, p, {}, true, [&](size_t, cl_program rp, cl_device_id d) {
-    return rp ? realBuild(rp, d, opts) : CL_INVALID_PROGRAM;
+  if (p->fromSource) sourceAgain(p);
+  // Programs from the app's source may be built from the build cache (issue 17: PoCL
+  // preprocessed the OpenCL C header for every backing device, one at a time); the app
+  // sees the cached build's log, so nothing it sees changes.
+  size_t slots = p->slots.size();
+  std::vector<std::string> keys(slots), cachedLogs(slots);
+  std::vector<char> cached(slots, 0);
+  if (p->fromSource)
+    for (size_t i = 0; i < slots; ++i) {
+      BackingDevice *d = p->ctx->slots[i].dev;
+      keys[i] = buildCacheKey(d->platformName, deviceKey(d), opts, p->source);
+    }
+  _cl_context *ctx = p->ctx;
+  BuildOutcome o = buildUnlocked(lock, p, {}, true, [&](size_t i, cl_program &rp, cl_device_id d) {
+    if (!rp) return cl_int(CL_INVALID_PROGRAM);
+    bool hit = false;
+    cl_int e = realBuildCached(ctx->slots[i].ctx, rp, d, opts, keys[i], &cachedLogs[i], &hit);
+    cached[i] = hit;
+    return e;
   });
   const std::vector<cl_int> &res = o.res;
   bool any = false;
   cl_int firstErr = CL_SUCCESS;
   for (size_t i = 0; i < p->slots.size(); ++i) {
     ProgramSlot &s = p->slots[i];
+    if (o.progs[i] != s.prog) {  // built from the cache: the source program was released
+      s.prog = o.progs[i];
+      s.fromBuildCache = true;
+    }
+    if (cached[i]) o.logs[i] = std::move(cachedLogs[i]);
     s.log = std::move(o.logs[i]);
     s.status = res[i] == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     s.binaryType = res[i] == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
@@ -318,6 +353,7 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   // empty source string is still source (PoCL compiles it).
   if (!p->fromSource) return CL_INVALID_OPERATION;
   if (p->building || p->kernelsAttached) return CL_INVALID_OPERATION;
+  sourceAgain(p);
   p->options = options ? options : "";
   p->argInfo = asksArgInfo(p->options);
   std::string opts = realOptions(p->options);

@@ -4,7 +4,18 @@
 // validates and translates (issue 16) and each driver quirk is handled in one place.
 #include "backend_program.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
 #include "icd.h"
+#include "log.h"
+#include "settings.h"
 
 namespace tutti {
 
@@ -27,6 +38,130 @@ cl_program realProgramWithBinary(cl_context c, cl_device_id d, const std::vector
 
 cl_int realBuild(cl_program rp, cl_device_id d, const std::string &options) {
   return icd(rp).clBuildProgram(rp, 1, &d, options.c_str(), nullptr, nullptr);
+}
+
+void realReleaseProgram(cl_program rp) { icd(rp).clReleaseProgram(rp); }
+
+namespace {
+
+constexpr char kBuildMagic[8] = {'T', 'U', 'T', 'B', 'L', 'D', '1', '\n'};
+
+std::string buildCacheDir() {
+  const std::string &s = settings().kernel_cache;
+  if (s == "off") return "";
+  if (!s.empty()) return s + "/builds";
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tutti/kernels/builds";
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tutti/kernels/builds";
+  return "";
+}
+
+uint64_t fnv1a(const std::string &s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string entryPath(const std::string &dir, const std::string &key) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/%016llx", static_cast<unsigned long long>(fnv1a(key)));
+  return dir + name;
+}
+
+void mkdirs(const std::string &dir) {
+  for (size_t i = 1; i <= dir.size(); ++i)
+    if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0755);
+}
+
+bool readPart(std::FILE *f, std::string &out) {
+  uint64_t n = 0;
+  if (std::fread(&n, sizeof n, 1, f) != 1 || n > (uint64_t(1) << 32)) return false;
+  out.resize(n);
+  return n == 0 || std::fread(&out[0], 1, n, f) == n;
+}
+
+void writePart(std::FILE *f, const void *p, uint64_t n) {
+  std::fwrite(&n, sizeof n, 1, f);
+  if (n) std::fwrite(p, 1, n, f);
+}
+
+// The cached binary and log of key; the file holds the whole key, so a hash collision
+// is a miss.
+bool loadEntry(const std::string &path, const std::string &key, std::vector<unsigned char> &bin,
+               std::string &log) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char magic[sizeof kBuildMagic];
+  std::string k, b;
+  bool ok = std::fread(magic, sizeof magic, 1, f) == 1 && !std::memcmp(magic, kBuildMagic, sizeof magic) &&
+            readPart(f, k) && k == key && readPart(f, log) && readPart(f, b) && !b.empty();
+  std::fclose(f);
+  if (ok) bin.assign(b.begin(), b.end());
+  return ok;
+}
+
+// Written whole under a temporary name and renamed, so a concurrent reader sees the old
+// entry or the new one.
+void storeEntry(const std::string &dir, const std::string &path, const std::string &key,
+                const std::vector<unsigned char> &bin, const std::string &log) {
+  mkdirs(dir);
+  std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "-" +
+                    std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return;
+  std::fwrite(kBuildMagic, sizeof kBuildMagic, 1, f);
+  writePart(f, key.data(), key.size());
+  writePart(f, log.data(), log.size());
+  writePart(f, bin.data(), bin.size());
+  bool ok = std::fflush(f) == 0 && !std::ferror(f);
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+}  // namespace
+
+std::string buildCacheKey(const std::string &platformName, const std::string &deviceKey,
+                          const std::string &options, const std::string &source) {
+  // PoCL 3.1's binaries carry the kernels' names, argument info, work-group, local and
+  // private memory sizes (compared field by field against a build from source), but not
+  // CL_KERNEL_ATTRIBUTES (Kernel.AttributesReportReqdWorkGroupSize failed against a warm
+  // cache): sources and options that name an __attribute__ are left to the driver. So
+  // are sources that include files, which may change under the same source text (any
+  // "include" at all, so "# include" and macros are covered too).
+  if (platformName.find("Portable Computing Language") == std::string::npos) return "";
+  for (const char *word : {"include", "attribute"})
+    if (source.find(word) != std::string::npos || options.find(word) != std::string::npos) return "";
+  std::string key = deviceKey;
+  key += '\0';
+  key += options;
+  key += '\0';
+  key += source;
+  return key;
+}
+
+cl_int realBuildCached(cl_context c, cl_program &rp, cl_device_id d, const std::string &options,
+                       const std::string &key, std::string *cachedLog, bool *fromCache) {
+  *fromCache = false;
+  std::string dir = key.empty() ? "" : buildCacheDir();
+  if (dir.empty()) return realBuild(rp, d, options);
+  std::string path = entryPath(dir, key);
+  std::vector<unsigned char> bin;
+  std::string log;
+  if (loadEntry(path, key, bin, log)) {
+    if (cl_program bp = realProgramWithBinary(c, d, bin)) {
+      if (realBuild(bp, d, options) == CL_SUCCESS) {
+        icd(rp).clReleaseProgram(rp);
+        rp = bp;
+        *cachedLog = std::move(log);
+        *fromCache = true;
+        return CL_SUCCESS;
+      }
+      icd(bp).clReleaseProgram(bp);
+    }
+    TUTTI_LOG(Info, "build cache entry %s refused by the driver; building from source", path.c_str());
+  }
+  cl_int err = realBuild(rp, d, options);
+  if (err == CL_SUCCESS && realBinary(rp, bin)) storeEntry(dir, path, key, bin, realBuildLog(rp, d));
+  return err;
 }
 
 cl_int realCompile(cl_program rp, cl_device_id d, const std::string &options, cl_uint numHeaders,

@@ -16,6 +16,22 @@ cl_program realProgramWithSource(cl_context c, const std::string &source);
 cl_program realProgramWithBinary(cl_context c, cl_device_id d, const std::vector<unsigned char> &bin);
 
 cl_int realBuild(cl_program rp, cl_device_id d, const std::string &options);
+void realReleaseProgram(cl_program rp);
+
+// The on-disk build cache (issue 17): PoCL preprocesses the whole OpenCL C header on every
+// build, per device and one device at a time (50 ms a device on the 2-core dev VM), so a
+// second backing device doubled a small app's build. A successful build leaves the
+// driver's binary and its build log under the cache key; a later process with the same
+// key builds from that binary. The key names the driver and device, the options and the
+// source; it is empty (no caching) where a build could depend on more than those (an
+// #include) or for drivers whose binaries were not checked to carry the argument info.
+std::string buildCacheKey(const std::string &platformName, const std::string &deviceKey,
+                          const std::string &options, const std::string &source);
+// Builds rp for d. With a key whose earlier build is cached, rp is replaced by a program
+// from the cached binary (the one given is released), *cachedLog gets that build's log
+// and *fromCache is set; otherwise rp is built from its source and a success is cached.
+cl_int realBuildCached(cl_context c, cl_program &rp, cl_device_id d, const std::string &options,
+                       const std::string &key, std::string *cachedLog, bool *fromCache);
 cl_int realCompile(cl_program rp, cl_device_id d, const std::string &options, cl_uint numHeaders,
                    const cl_program *headers, const char **headerNames);
 // Links inputs for d; if the driver refuses options as linker options and they differ

@@ -15,8 +15,8 @@ namespace tutti {
 
 // Appends the events cmd must wait for beyond its wait list, and records cmd's own
 // accesses in its queue. The cost does not grow with the number of earlier commands:
-// a barrier waits for the previous barrier and what came after it, and access records
-// covered by a later write are dropped.
+// a barrier or a marker that waits for everything waits for the previous barrier or such
+// marker and what came after it, and access records covered by a later write are dropped.
 void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) REQUIRES(apiMutex);
 // ev completed: its queue forgets the records that name it.
 void graphForget(_cl_command_queue *q, _cl_event *ev) REQUIRES(apiMutex);

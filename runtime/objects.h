@@ -171,6 +171,7 @@ struct ProgramSlot {
   cl_build_status status = CL_BUILD_NONE;
   std::string log;
   cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  bool fromBuildCache = false;  // prog came from the build cache's binary, not the app's source
 };
 
 }  // namespace tutti
@@ -330,5 +331,5 @@ struct _cl_command_queue : tutti::ObjectHeader {
   struct ExternalWait { _cl_event *wait; _cl_event *owner; };
   std::vector<ExternalWait> externalWaits GUARDED_BY(tutti::apiMutex);
   _cl_event *lastBarrier GUARDED_BY(tutti::apiMutex) = nullptr;
-  std::deque<_cl_event *> sinceBarrier GUARDED_BY(tutti::apiMutex);   // enqueued after lastBarrier, not yet complete
+  std::deque<_cl_event *> sinceBarrier GUARDED_BY(tutti::apiMutex);   // enqueued after lastBarrier and the last marker that waits for all, not yet complete
 };

@@ -151,7 +151,7 @@ class Runtime {
   void issue(Command *cmd) REQUIRES(apiMutex);
   void finish(Command *cmd, cl_int status) REQUIRES(apiMutex);
   void wakeWaiters(_cl_event *ev) REQUIRES(apiMutex);
-  void reportInOrder(_cl_command_queue *q) REQUIRES(apiMutex);
+  void reportInOrder(_cl_command_queue *q, _cl_event *finished) REQUIRES(apiMutex);
   void complete(_cl_event *ev, cl_int status) REQUIRES(apiMutex);
   void setStatus(_cl_event *ev, cl_int status) REQUIRES(apiMutex);
   void destroy(ObjectHeader *o) REQUIRES(apiMutex);

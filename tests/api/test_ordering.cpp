@@ -5,6 +5,7 @@
 // CL_COMPLETE at once. Each test below reads the dependent command's status first and
 // the kernel's second: whenever the kernel was still unfinished at the second read, the
 // dependent command must not have started at the first.
+#include <cstdint>
 #include <vector>
 
 #include "fixture.h"
@@ -56,6 +57,49 @@ class Ordering : public ClTest {
                                << (k == CL_RUNNING ? "running" : "queued");
   }
 };
+
+// A barrier or marker behind a kernel on the same device is issued chained there (issue
+// 17: no driver callback per barrier), but it must not report running or complete before
+// that kernel has, nor may a command after it on another queue start before it completes;
+// a kernel after it on its own queue still sees the long kernel's result.
+TEST_F(Ordering, ChainedBarrierAndMarkerCompleteOnlyAfterTheKernelBeforeThem) {
+  cl_mem x;
+  cl_kernel spin = spinOn(4096, 400000, &x);
+  size_t n = 4096;
+  cl_event k = nullptr, b = nullptr, m = nullptr, a = nullptr, r = nullptr;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &n, nullptr, 0, nullptr, &k));
+  track(k);
+  ASSERT_CL_OK(clEnqueueBarrierWithWaitList(queue, 0, nullptr, &b));
+  track(b);
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &m));
+  track(m);
+  cl_kernel add = commonKernel("add_one");
+  ASSERT_CL_OK(clSetKernelArg(add, 0, sizeof x, &x));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, add, 1, nullptr, &n, nullptr, 0, nullptr, &a));
+  track(a);
+  ASSERT_CL_OK(clFlush(queue));
+  cl_command_queue q2 = makeQueue();
+  std::vector<int> out(n, 0);
+  ASSERT_CL_OK(clEnqueueReadBuffer(q2, x, CL_FALSE, 0, n * sizeof(int), out.data(), 1, &m, &r));
+  track(r);
+  ASSERT_CL_OK(clFlush(q2));
+  expectNotBefore(b, k, "the barrier");
+  expectNotBefore(m, k, "the marker");
+  expectNotBefore(a, k, "the kernel after the barrier");
+  expectNotBefore(r, k, "the read on another queue waiting for the marker");
+  ASSERT_CL_OK(clWaitForEvents(1, &r));
+  EXPECT_EQ(status(k), CL_COMPLETE);
+  EXPECT_EQ(status(b), CL_COMPLETE);
+  EXPECT_EQ(status(m), CL_COMPLETE);
+  ASSERT_CL_OK(clFinish(queue));
+  std::vector<int> fin(n, 0);
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, x, CL_TRUE, 0, n * sizeof(int), fin.data(), 0, nullptr, nullptr));
+  // What spin leaves from 1, plus one from add_one: add_one ran after spin, never before
+  // (the other order leaves what spin makes of 2).
+  uint32_t acc = 1;
+  for (int i = 0; i < 400000; ++i) acc = acc * 1103515245u + 12345u;
+  EXPECT_EQ(fin, std::vector<int>(n, int(acc + 1u)));
+}
 
 TEST_F(Ordering, ReadOfUnrelatedBufferOnOtherQueueWaitsForKernel) {
   cl_command_queue q2 = makeQueue();

@@ -265,6 +265,58 @@ TEST_F(Program, BuildOptionsDefinesAndStd) {
     }
 }
 
+// A second build of the same source and options may come from Tutti's build cache
+// (issue 17): it must give what the first gave (log, names, argument info, results), and
+// the same program rebuilt or compiled with other options afterwards must not keep the
+// cached code. The source carries a default-on warning, so the log is not empty.
+TEST_F(Program, RepeatedBuildGivesWhatTheFirstGave) {
+  const char *src = R"CLC(
+    __kernel void k(__global int *o) {
+      __global float *f = o;  /* incompatible pointer types: a warning in the log */
+      o[get_global_id(0)] = VAL * 2 + (f != 0 ? 0 : 1);
+    }
+  )CLC";
+  auto describe = [&](cl_program p) {
+    std::string d = progString(p, CL_PROGRAM_KERNEL_NAMES) + "|" + buildString(p, CL_PROGRAM_BUILD_LOG);
+    cl_kernel k = makeKernel(p, "k");
+    if (!k) return d + "|no kernel";
+    char buf[256] = "";
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr);
+    d += std::string("|") + buf;
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof buf, buf, nullptr);
+    d += std::string("|") + buf;
+    cl_kernel_arg_address_qualifier aq = 0;
+    clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, nullptr);
+    d += "|" + std::to_string(aq);
+    return d;
+  };
+  const char *opts = "-D VAL=21 -cl-kernel-arg-info";
+  cl_program first = source(src);
+  ASSERT_CL_OK(clBuildProgram(first, 0, nullptr, opts, nullptr, nullptr)) << programBuildLog(first, device);
+  std::string want = describe(first);
+  EXPECT_EQ(runIntKernel(first, "k", 3), std::vector<int>(3, 42));
+  for (int round = 0; round < 2; ++round) {
+    cl_program again = source(src);
+    ASSERT_CL_OK(clBuildProgram(again, 0, nullptr, opts, nullptr, nullptr));
+    EXPECT_EQ(describe(again), want) << "round " << round;
+    EXPECT_EQ(runIntKernel(again, "k", 3), std::vector<int>(3, 42));
+  }
+  // Rebuilt with another value: the new code, not the cached build's.
+  cl_program re = source(src);
+  ASSERT_CL_OK(clBuildProgram(re, 0, nullptr, opts, nullptr, nullptr));
+  ASSERT_CL_OK(clBuildProgram(re, 0, nullptr, "-D VAL=5", nullptr, nullptr));
+  EXPECT_EQ(runIntKernel(re, "k", 3), std::vector<int>(3, 10));
+  // Compiled and linked after a build: the source, not the cached binary, is compiled.
+  cl_program co = source(src);
+  ASSERT_CL_OK(clBuildProgram(co, 0, nullptr, opts, nullptr, nullptr));
+  ASSERT_CL_OK(clCompileProgram(co, 0, nullptr, "-D VAL=4", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_int err;
+  cl_program linked = clLinkProgram(ctx, 0, nullptr, "", 1, &co, nullptr, nullptr, &err);
+  ASSERT_CL_OK(err);
+  track(linked);
+  EXPECT_EQ(runIntKernel(linked, "k", 3), std::vector<int>(3, 8));
+}
+
 TEST_F(Program, InvalidBuildOptions) {
   TUTTI_ONLY();
   cl_program p = source("__kernel void k(__global int *o) { o[0] = 1; }");

@@ -4,6 +4,7 @@
 // barrier wait for every earlier command).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -126,6 +127,57 @@ TEST_F(GraphTest, BarrierWaitsOnlyForWhatCameAfterThePreviousOne) {
   }
   // The previous barrier and the one write after it: never more, however long the queue.
   EXPECT_EQ(most, 2u);
+}
+
+// Out of order, a marker without a wait list waits for everything before it but holds back
+// nothing after it. The next such marker waits for it and what came after it only: 3,000
+// markers made each wait for every kernel still pending (dep_chain ooo-marker, issue 17).
+TEST_F(GraphTest, OutOfOrderMarkersWaitOnlyForWhatCameAfterThePreviousOne) {
+  q.props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  _cl_mem *m = buffer(64);
+  size_t most = 0;
+  Command *prev = nullptr;
+  for (int i = 0; i < 3000; ++i) {
+    Command *w = write(m, 0, 64);
+    deps(w);
+    Command *mk = command(CmdKind::Marker);
+    mk->waitsAll = true;
+    auto d = deps(mk);
+    most = std::max(most, d.size());
+    // Still waits for everything before it: the write, and through the previous marker
+    // every earlier command.
+    EXPECT_NE(std::find(d.begin(), d.end(), w->ev), d.end());
+    if (prev) EXPECT_NE(std::find(d.begin(), d.end(), prev->ev), d.end());
+    prev = mk;
+  }
+  EXPECT_EQ(most, 2u) << "a marker's dependencies grew with the commands before it";
+  // A barrier after them waits for the last marker and nothing older.
+  auto d = deps(barrier());
+  EXPECT_EQ(d, std::vector<_cl_event *>{prev->ev});
+}
+
+// What completes leaves the queue's tracking lists, however many commands came before.
+TEST_F(GraphTest, CompletedCommandsLeaveEveryTrackingList) {
+  _cl_command_queue other;
+  events.push_back(std::make_unique<_cl_event>());
+  _cl_event *k = events.back().get();  // pending, on another queue
+  k->queue = &other;
+  std::vector<Command *> all;
+  for (int i = 0; i < 500; ++i) {
+    Command *w = write(buffer(64), 0, 64);  // every one a different buffer: no write covers another
+    std::vector<_cl_event *> d{k};
+    graphDependencies(w, d);
+    all.push_back(w);
+  }
+  EXPECT_EQ(q.accesses.size(), 500u);
+  k->done = true;
+  for (Command *c : all) {
+    c->ev->done = true;
+    graphForget(&q, c->ev);
+  }
+  EXPECT_TRUE(q.accesses.empty());
+  EXPECT_TRUE(q.externalWaits.empty());
+  EXPECT_TRUE(q.sinceBarrier.empty());
 }
 
 // An in-order queue's command may overtake an earlier one whose bytes it does not touch,

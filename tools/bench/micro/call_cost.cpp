@@ -76,6 +76,25 @@ int main(int argc, char **argv) {
     clReleaseEvent(e);
   });
   report("setKernelArg", usPer(n, [&] { clSetKernelArg(k, 0, sizeof buf, &buf); }));
+  // Issue 17's other hot calls: small blocking transfers, an event's status, an idle finish.
+  int word[16] = {};
+  timed("writeBuffer/64B", plain, [&] {
+    clEnqueueWriteBuffer(plain, buf, CL_TRUE, 0, sizeof word, word, 0, nullptr, nullptr);
+  });
+  timed("readBuffer/64B", plain, [&] {
+    clEnqueueReadBuffer(plain, buf, CL_TRUE, 0, sizeof word, word, 0, nullptr, nullptr);
+  });
+  {
+    cl_event e;
+    launch(plain, &e);
+    clFinish(plain);
+    cl_int st;
+    report("getEventInfo/STATUS", usPer(n, [&] {
+             clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+           }));
+    clReleaseEvent(e);
+  }
+  report("finish/idle", usPer(n, [&] { clFinish(plain); }));
   size_t out[3];
   report("getKernelWorkGroupInfo/WORK_GROUP_SIZE", usPer(n, [&] {
            clGetKernelWorkGroupInfo(k, d, CL_KERNEL_WORK_GROUP_SIZE, sizeof out[0], out, nullptr);
