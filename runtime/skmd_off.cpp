@@ -36,8 +36,9 @@ uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }
 // Without the compiler there is no access analysis to record.
 void mkmdRecord(Command *) {}
-// Nor a graph to schedule: TUTTI_MODE=mkmd runs as whole mode with held commands.
-void mkmdScheduleHeld(const std::deque<Command *> &) {}
+// Nor a graph to schedule: TUTTI_MODE=mkmd streams commands as whole mode does.
+bool mkmdScheduleHeld(const std::deque<Command *> &) { return true; }
+void mkmdStreamed(uint64_t) {}
 MkmdCounters mkmdCounters() { return {}; }
 
 }  // namespace tutti

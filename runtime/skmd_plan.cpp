@@ -13,6 +13,7 @@
 #include "skmd.h"
 #include "skmd_decide.h"
 #include "skmd_launch.h"
+#include "split_units.h"
 
 namespace tutti {
 
@@ -33,28 +34,6 @@ size_t kernelWorkGroupSize(cl_kernel rk, cl_device_id dev) {
 }
 
 }  // namespace
-
-// MKMD's schedule cuts a kernel where its time slots end; a cut inside a concatenation
-// unit (a row of groups of a 2-D launch writing out[y*w + x]) makes the pieces' write hulls
-// overlap, and the launch then needs a host merge (mk_ABE on two H200s: 304 ms against
-// 118 whole). Rounds each share to whole units, largest remainders first.
-std::vector<uint64_t> toWholeUnits(const std::vector<uint64_t> &g, uint64_t unit) {
-  uint64_t total = 0;
-  for (uint64_t x : g) total += x;
-  if (unit <= 1 || total % unit) return g;
-  std::vector<uint64_t> out(g.size());
-  std::vector<std::pair<uint64_t, size_t>> rest;
-  uint64_t given = 0;
-  for (size_t i = 0; i < g.size(); ++i) {
-    out[i] = g[i] / unit;
-    given += out[i];
-    rest.push_back({g[i] % unit, i});
-  }
-  std::sort(rest.begin(), rest.end(), [](auto a, auto b) { return a.first > b.first; });
-  for (size_t j = 0; given < total / unit && j < rest.size(); ++j, ++given) ++out[rest[j].second];
-  for (auto &x : out) x *= unit;
-  return out;
-}
 
 // Plans the split: which devices get which flattened group ranges, and how each
 // buffer argument's bytes come together afterwards. False: run whole.

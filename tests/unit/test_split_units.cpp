@@ -1,12 +1,12 @@
-// test_skmd_plan.cpp - how an MKMD schedule's work-group shares are cut for a split launch.
+// test_split_units.cpp - how an MKMD schedule's work-group shares are cut for a split launch.
 #include <gtest/gtest.h>
 
-#include "skmd_plan.h"
+#include "split_units.h"
 
 using tutti::toWholeUnits;
 
 // A cut inside a row of a 2-D launch's groups made mk_ABE's pieces overlap and merge on the host.
-TEST(SkmdPlan, ScheduleSharesAreCutAtWholeUnits) {
+TEST(SplitUnits, ScheduleSharesAreCutAtWholeUnits) {
   EXPECT_EQ(toWholeUnits({0, 530, 494}, 32), (std::vector<uint64_t>{0, 544, 480}));
   EXPECT_EQ(toWholeUnits({10, 500, 514}, 32), (std::vector<uint64_t>{0, 512, 512}));
   EXPECT_EQ(toWholeUnits({40, 490, 494}, 32), (std::vector<uint64_t>{32, 480, 512}));
@@ -15,7 +15,7 @@ TEST(SkmdPlan, ScheduleSharesAreCutAtWholeUnits) {
   EXPECT_EQ(toWholeUnits({0, 31, 1}, 16), (std::vector<uint64_t>{0, 32, 0}));
 }
 
-TEST(SkmdPlan, SharesStayWhereUnitsDoNotApply) {
+TEST(SplitUnits, SharesStayWhereUnitsDoNotApply) {
   EXPECT_EQ(toWholeUnits({3, 5, 7}, 1), (std::vector<uint64_t>{3, 5, 7}));
   EXPECT_EQ(toWholeUnits({3, 5, 7}, 0), (std::vector<uint64_t>{3, 5, 7}));
   EXPECT_EQ(toWholeUnits({3, 5, 7}, 4), (std::vector<uint64_t>{3, 5, 7}));  // 15 % 4 != 0
