@@ -74,6 +74,18 @@ int MkmdGraphBuilder::bufferOf(_cl_mem *m) {
   b.name = "buf" + std::to_string(buffers_.size()) + "_" + std::to_string(root->size);
   b.bytes = root->size;
   b.fromHost = root->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
+  // Where its data are now: devices holding all of it (a kernel of an earlier window, or
+  // the app's write, left them there), and whether the host's copy is current. Assumed on
+  // the host, BiCGSTAB's matrix went to one H100 while every kernel ran on the other.
+  const BufferStore &st = *root->store;
+  const Range all{0, st.size};
+  bool written = !st.hostValid.present(all).empty();
+  for (size_t s = 0; s < st.devValid.size(); ++s) {
+    if (st.devValid[s].missing(all).empty()) b.on.push_back(int(s));
+    written |= !st.devValid[s].present(all).empty();
+  }
+  b.fromHost = b.fromHost || written;
+  b.notOnHost = !b.on.empty() && !st.hostValid.missing(all).empty();
   file.graph.buffers.push_back(b);
   roots.push_back(root);
   return buffers_[root] = int(file.graph.buffers.size() - 1);
@@ -83,9 +95,14 @@ void MkmdGraphBuilder::add(Command *cmd) {
   devices(cmd->q->ctx);
   switch (cmd->kind) {
     case CmdKind::Kernel: break;
-    case CmdKind::Write: case CmdKind::WriteRect:
-      file.graph.buffers[size_t(bufferOf(cmd->dst))].fromHost = true;
+    case CmdKind::Write: case CmdKind::WriteRect: {
+      // A held write: its data come from the app's memory, wherever the old ones are.
+      mk::Buffer &b = file.graph.buffers[size_t(bufferOf(cmd->dst))];
+      b.fromHost = true;
+      b.on.clear();
+      b.notOnHost = false;
       return;
+    }
     case CmdKind::Read: case CmdKind::ReadRect: case CmdKind::Map:
       if (cmd->src && !cmd->src->isImage()) file.graph.buffers[size_t(bufferOf(cmd->src))].toHost = true;
       return;

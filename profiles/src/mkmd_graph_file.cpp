@@ -99,6 +99,8 @@ bool parseGraph(const std::string &text, GraphFile &out, std::string &error) {
       b.bytes = uint64_t(bytes);
       b.fromHost = std::find(flags.begin(), flags.end(), "in") != flags.end();
       b.toHost = std::find(flags.begin(), flags.end(), "out") != flags.end();
+      b.notOnHost = std::find(flags.begin(), flags.end(), "nohost") != flags.end();
+      if (!names("on", modelNames, b.on, nullptr)) return false;
       if (indexOf(bufferNames, name) >= 0) return fail("buffer " + name + " twice");
       bufferNames.push_back(name);
       out.graph.buffers.push_back(b);
@@ -150,8 +152,12 @@ std::string formatGraph(const GraphFile &g) {
                   d.d2hBandwidth / 1e9, d.latency * 1e6);
     os << "device " << d.name << (d.host ? " host" : "") << buf << "\n";
   }
-  for (const Buffer &b : g.graph.buffers)
-    os << "buffer " << b.name << " bytes=" << b.bytes << (b.fromHost ? " in" : "") << (b.toHost ? " out" : "") << "\n";
+  for (const Buffer &b : g.graph.buffers) {
+    os << "buffer " << b.name << " bytes=" << b.bytes << (b.fromHost ? " in" : "") << (b.toHost ? " out" : "")
+       << (b.notOnHost ? " nohost" : "");
+    for (size_t i = 0; i < b.on.size(); ++i) os << (i ? "," : " on=") << g.models[size_t(b.on[i])].name;
+    os << "\n";
+  }
   auto list = [&](const char *key, const std::vector<int> &ids, const std::vector<bool> *star, bool kernels) {
     if (ids.empty()) return;
     os << " " << key << "=";
@@ -205,6 +211,17 @@ bool instantiate(const GraphFile &g, const std::vector<std::string> &set, Graph 
     devs.push_back(d);
   }
   graph = g.graph;
+  // Data on a model's device start on the first device of that model in the set (or, with
+  // the model left out, on the host, as the runtime would have had to fetch them there).
+  for (Buffer &b : graph.buffers) {
+    std::vector<int> on;
+    for (int m : b.on) {
+      auto it = std::find(model.begin(), model.end(), m);
+      if (it != model.end()) on.push_back(int(it - model.begin()));
+    }
+    if (on.empty()) b.notOnHost = false;
+    b.on = on;
+  }
   for (size_t k = 0; k < graph.kernels.size(); ++k) {
     std::vector<GraphFile::Linear> t;
     for (int m : model) {

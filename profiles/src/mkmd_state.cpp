@@ -42,8 +42,14 @@ State::State(const Graph &g, const std::vector<Device> &devs)
   valid_.resize(g.buffers.size());
   for (size_t b = 0; b < g.buffers.size(); ++b) {
     // Never written by the app: undefined, so valid anywhere for nothing.
-    valid_[b].assign(devs.size() + 1, g.buffers[b].fromHost ? kNever : 0.0);
-    valid_[b][size_t(hostLoc_)] = 0;
+    const Buffer &buf = g.buffers[b];
+    valid_[b].assign(devs.size() + 1, buf.fromHost ? kNever : 0.0);
+    for (int d : buf.on)
+      if (d >= 0 && size_t(d) < devs.size()) valid_[b][size_t(d)] = 0;
+    // On the host too, unless a device holds the only copy.
+    if (!buf.notOnHost || std::none_of(buf.on.begin(), buf.on.end(),
+                                       [&](int d) { return d >= 0 && size_t(d) < devs.size(); }))
+      valid_[b][size_t(hostLoc_)] = 0;
   }
 }
 

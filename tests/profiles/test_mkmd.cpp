@@ -217,6 +217,27 @@ TEST(Mkmd, DataFollowTheProducer) {
   EXPECT_GE(consumeStart, copied);
 }
 
+TEST(Mkmd, KernelsGoWhereTheirDataAlreadyAre) {
+  // Two equal GPUs; the input is already on g1 and not on the host (an earlier window's
+  // kernel wrote it there): the reader runs on g1 and nothing crosses a link for it.
+  Graph g;
+  g.buffers = {buffer("x", 256 << 20, true, false), buffer("y", 4096, false, true)};
+  g.buffers[0].on = {1};
+  g.buffers[0].notOnHost = true;
+  g.kernels.push_back(kernel("read", 16, {0}, {1}, linear({1e-3, 1e-3})));
+  g.kernels.back().splittable = false;
+  std::vector<Device> devs = {gpu("g0", 0, 10), gpu("g1", 1, 10)};
+  Schedule m = schedule(g, devs);
+  checkInvariants(m, g, devs);
+  EXPECT_EQ(m.deviceOf[0], 1);
+  for (const Task &t : m.tasks) EXPECT_FALSE(t.buffer == 0 && t.kind != Task::Compute) << "x was copied";
+  // Assumed on the host instead, it crosses a link to whichever GPU reads it (25.6 ms).
+  g.buffers[0].on.clear();
+  g.buffers[0].notOnHost = false;
+  Schedule h = schedule(g, devs);
+  EXPECT_GT(h.makespan, m.makespan + 0.02);
+}
+
 // Thesis Fig. 5.1: A^2 B B^T C B on a CPU and two unequal GPUs (Table 5.2's mix).
 Graph fig51(std::vector<Device> &devs) {
   devs = {cpu(), gpu("gtx760", 0, 7.88), gpu("gtx750ti", 1, 7.88)};
@@ -312,7 +333,7 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
       "# two kernels\n"
       "device cpu host\n"
       "device gpu link=3 h2d=12 d2h=11 latency=8\n"
-      "buffer in bytes=1048576 in\n"
+      "buffer in bytes=1048576 in on=gpu nohost\n"
       "buffer mid bytes=4096\n"
       "buffer out bytes=4096 out\n"
       "kernel first groups=128 reads=in* writes=mid time=cpu:0.05+2,gpu:0.01+0.25\n"
@@ -329,6 +350,8 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   EXPECT_EQ(f.graph.kernels[1].after, std::vector<int>{0});
   EXPECT_FALSE(f.graph.kernels[1].splittable);
   EXPECT_TRUE(f.graph.kernels[1].mergeOutputs);
+  EXPECT_EQ(f.graph.buffers[0].on, std::vector<int>{1});
+  EXPECT_TRUE(f.graph.buffers[0].notOnHost);
   GraphFile again;
   ASSERT_TRUE(parseGraph(formatGraph(f), again, err)) << err;
   EXPECT_EQ(formatGraph(again), formatGraph(f));
@@ -341,6 +364,10 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   EXPECT_NE(devs[0].link, devs[1].link);  // a second card has a link of its own
   EXPECT_DOUBLE_EQ(g.kernels[0].time(2, 128), 0.05e-3 + 128 * 2e-6);
   EXPECT_DOUBLE_EQ(g.kernels[0].time(1, 128), 0.01e-3 + 128 * 0.25e-6);
+  EXPECT_EQ(g.buffers[0].on, std::vector<int>{0});  // the first gpu of the set
+  ASSERT_TRUE(instantiate(f, {"cpu"}, g, devs, err)) << err;
+  EXPECT_TRUE(g.buffers[0].on.empty());  // its model left out: from the host
+  EXPECT_FALSE(g.buffers[0].notOnHost);
   EXPECT_FALSE(instantiate(f, {"tpu"}, g, devs, err));
 }
 

@@ -29,6 +29,11 @@ struct Buffer {
   uint64_t bytes = 0;
   bool fromHost = true;  // the app wrote it before the graph (else undefined: nothing to copy)
   bool toHost = false;   // the app reads it after the graph
+  // Where fromHost's data are when the graph starts: the host unless notOnHost, and these
+  // devices (an earlier graph's kernels or the app's write left a whole copy there), so a
+  // kernel placed beside its data needs no copy at all.
+  std::vector<int> on;
+  bool notOnHost = false;
 };
 
 struct Kernel {
@@ -106,11 +111,12 @@ namespace tutti::profiles::mkmd {
 // A recorded graph with device models, as the simulator reads it (one item per line, '#'
 // starts a comment):
 //   device NAME [host] [link=N] [h2d=GB/s] [d2h=GB/s] [latency=us]
-//   buffer NAME bytes=N [in] [out]
+//   buffer NAME bytes=N [in] [out] [on=MODEL1,MODEL2] [nohost]
 //   kernel NAME groups=N [reads=B1,B2*] [writes=B3] [after=K1,K2] [whole] [merge=MS]
 //          time=MODEL:FIXED_MS+US_PER_GROUP[,MODEL:...]
 // B* marks a buffer read in proportion to a piece's groups; `whole`: not partition-ready;
-// merge=MS: partial outputs merged on the host, MS per extra device.
+// merge=MS: partial outputs merged on the host, MS per extra device. on=: devices holding
+// an `in` buffer's data when the graph starts; nohost: the host's copy is stale.
 struct GraphFile {
   struct Linear {
     double fixedSeconds = 0, perGroupSeconds = 0;
