@@ -39,6 +39,8 @@
 // Exit status: 0 PASS, 1 FAIL (mismatch), 2 OpenCL or usage error.
 // APP_EVENT_MS=1 also prints one "EVENT kernel=<name> kernel_ms=<f>" line per kernel event to stderr
 // (launch-to-launch spread inside one process, for the repeatability measurements).
+// APP_SYNC=1 waits for each kernel launched through run*() before the next one, so that
+// what a launch measured is known before the next is placed (tests of online learning).
 //
 // Every CL object created through App helpers (buffer, build, kernel, run*,
 // addKernelEvent) is released by finish(); objects an app creates itself it
@@ -491,6 +493,7 @@ class App {
     cl_event ev = nullptr;
     CHECK(clEnqueueNDRangeKernel(queue, k, dims, nullptr, global, local, 0, nullptr, &ev));
     events_.push_back(ev);
+    if (sync_) CHECK(clWaitForEvents(1, &ev));
     if (eventMs_) {
       char name[128] = "";
       clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(name) - 1, name, nullptr);
@@ -731,6 +734,7 @@ class App {
   int device_ = -1;
   int repeat_ = 1;
   bool eventMs_ = std::getenv("APP_EVENT_MS") && std::string(std::getenv("APP_EVENT_MS")) == "1";
+  bool sync_ = std::getenv("APP_SYNC") && std::string(std::getenv("APP_SYNC")) == "1";
   bool quiet_ = false, list_ = false;
   size_t maxWg_ = 1;
   size_t maxItems_[3] = {1, 1, 1};
