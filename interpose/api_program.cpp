@@ -360,12 +360,23 @@ TUTTI_API cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_
   std::vector<std::vector<cl_program>> hdr(p->slots.size());
   std::vector<_cl_program *> hold;
   for (cl_uint h = 0; h < numHeaders; ++h) hold.push_back(headers[h]);
+  // A header built from the build cache came from a binary, so the driver has no source
+  // for it to include: the compile gets a program made from the header's source, for as
+  // long as it runs (the header's own program stays, its kernels depend on it).
+  std::vector<cl_program> temps;
   for (size_t i = 0; i < p->slots.size(); ++i)
-    for (cl_uint h = 0; h < numHeaders; ++h) hdr[i].push_back(headers[h]->slots[i].prog);
+    for (cl_uint h = 0; h < numHeaders; ++h) {
+      const ProgramSlot &hs = headers[h]->slots[i];
+      cl_program rp = hs.prog;
+      if (hs.fromBuildCache) temps.push_back(rp = realProgramWithSource(p->ctx->slots[i].ctx, headers[h]->source));
+      hdr[i].push_back(rp);
+    }
   BuildOutcome o = buildUnlocked(lock, p, hold, false, [&](size_t i, cl_program rp, cl_device_id d) {
     return rp ? realCompile(rp, d, opts, numHeaders, hdr[i].data(), headerNames)
               : CL_INVALID_PROGRAM;
   });
+  for (cl_program t : temps)
+    if (t) realReleaseProgram(t);
   const std::vector<cl_int> &res = o.res;
   bool any = false;
   cl_int firstErr = CL_SUCCESS;

@@ -317,6 +317,25 @@ TEST_F(Program, RepeatedBuildGivesWhatTheFirstGave) {
   EXPECT_EQ(runIntKernel(linked, "k", 3), std::vector<int>(3, 8));
 }
 
+// A header program built a second time comes from the build cache, as a program made from
+// a binary, with no source in the driver: clCompileProgram must still include its source.
+TEST_F(Program, HeaderBuiltFromTheCacheStillIncludes) {
+  const char *hsrc = "int plus_seventeen(int x) { return x + 17; }\n";
+  cl_program h1 = source(hsrc);
+  ASSERT_CL_OK(clBuildProgram(h1, 0, nullptr, "", nullptr, nullptr));
+  cl_program h2 = source(hsrc);
+  ASSERT_CL_OK(clBuildProgram(h2, 0, nullptr, "", nullptr, nullptr));
+  cl_program p = source("#include \"h.h\"\n"
+                        "__kernel void k(__global int *o) { o[get_global_id(0)] = plus_seventeen(25); }\n");
+  const char *name = "h.h";
+  ASSERT_CL_OK(clCompileProgram(p, 0, nullptr, "", 1, &h2, &name, nullptr, nullptr)) << programBuildLog(p, device);
+  cl_int err;
+  cl_program linked = clLinkProgram(ctx, 0, nullptr, "", 1, &p, nullptr, nullptr, &err);
+  ASSERT_CL_OK(err);
+  track(linked);
+  EXPECT_EQ(runIntKernel(linked, "k", 3), std::vector<int>(3, 42));
+}
+
 TEST_F(Program, InvalidBuildOptions) {
   TUTTI_ONLY();
   cl_program p = source("__kernel void k(__global int *o) { o[0] = 1; }");
