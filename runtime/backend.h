@@ -18,9 +18,10 @@ struct Counters {
   std::atomic<uint64_t> kernels{0}, kernelNs{0}, deviceCopies{0}, splitPieces{0};
   std::atomic<uint64_t> workItems{0};  // run here, whole launches and split pieces alike
   std::atomic<uint64_t> stagedBytes{0};  // of h2d/d2h, through pinned staging (staging.cpp)
+  std::atomic<uint64_t> failures{0};  // enqueues and allocations here that failed (failover.cpp)
   void reset() {
     h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = workItems = 0;
-    stagedBytes = 0;
+    stagedBytes = failures = 0;
   }
   // Records one transfer, so no call site updates the fields by hand: h2d and d2h add
   // their bytes and one transfer, a device copy counts one copy (bytes not kept), and
@@ -53,6 +54,10 @@ struct BackingDevice {
   // thread flushes or waits, and PoCL 3.1 deadlocked in pocl_update_event_running when a
   // blocking read there ran beside the dispatcher's calls (MersenneTwister, roundrobin).
   bool callsOutsideLock = true;
+  // Failed TUTTI_RETIRE_AFTER times in a row: gets no new work, and what it alone holds
+  // is still read back from it (failover.cpp).
+  std::atomic<bool> retired{false};
+  std::atomic<unsigned> failuresInARow{0};
   Counters counters;
 
   bool isGpu() const { return type & CL_DEVICE_TYPE_GPU; }

@@ -47,6 +47,7 @@ struct Command {
 
   // Execution.
   int slot = -1;                 // device that runs it, -1 = host
+  uint32_t avoid = 0;            // slots where it failed: it is placed elsewhere (failover.cpp)
   RealEvent real;                // last real event of the command
   cl_int stagingError = CL_SUCCESS;
   bool blocking = false;         // the app waits for it: a real copy may block too
@@ -74,6 +75,9 @@ struct Command {
   // command's. Nothing else touches what the work touches meanwhile: commands that use
   // those bytes wait for this one.
   std::function<cl_int()> hostWork;
+  // Run under the lock once a job left to run outside it (IssueResult::Outside) is back,
+  // before the command finishes: records what the job did instead of its plan.
+  std::function<void()> landedOutside;
   std::function<cl_int(cl_int)> hostLanded;
 };
 

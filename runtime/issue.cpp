@@ -67,6 +67,11 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) REQUIRES(apiMutex
     return done(err);
   }
   trackIssued(cmd);
+  if (cmd->slot >= 0) {
+    // The device answered: a run of failures (failover.cpp) is over.
+    std::atomic<unsigned> &inARow = slotOf(cmd, cmd->slot).dev->failuresInARow;
+    if (inARow.load(std::memory_order_relaxed)) inARow = 0;
+  }
   return {IssueResult::Issued, CL_SUCCESS};
 }
 
@@ -236,18 +241,41 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
     cmd->slot = slot;
     if (cmd->blocking) {
       // Outside the API lock (see readDirect); the bytes belong to the device from now on,
-      // and whatever reads them next is ordered after this command.
+      // and whatever reads them next is ordered after this command. Should the device
+      // refuse them, they go to the home instead (allocated now, under the lock), which
+      // becomes their valid copy once the job is back under the lock.
       wrote(st, r, slot);
       const void *src = cmd->ptr;
       DeviceSlot *slotp = &ds;
-      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src] {
+      char *home = homeOf(ctx, st);
+      auto refused = std::make_shared<bool>(false);
+      cmd->landedOutside = [refused, root, r, slotp] {
+        if (!*refused) return;
+        ++slotp->dev->counters.failures;
+        wrote(*root->store, r, -1);
+      };
+      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src, home, refused] {
         cl_int e = writeNow(*slotp, b, r.begin, r.size(), src, "write");
-        return e == CL_SUCCESS ? e : failed(*slotp, "clEnqueueWriteBuffer", e);
+        if (e == CL_SUCCESS) return e;
+        failed(*slotp, "clEnqueueWriteBuffer", e);
+        if (!home) return e;
+        TUTTI_LOG(Warn, "the write goes to host memory instead");
+        hostCopy(home + r.begin, src, r.size());
+        *refused = true;
+        return CL_SUCCESS;
       });
     }
     err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
-    if (err == CL_SUCCESS) wrote(st, r, slot);
-    return issued(cmd, err, "clEnqueueWriteBuffer");
+    if (err == CL_SUCCESS) {
+      wrote(st, r, slot);
+      return issued(cmd, err, "clEnqueueWriteBuffer");
+    }
+    // The device refused the bytes: they go to the home, as when no device is chosen.
+    TUTTI_LOG(Warn, "%s: clEnqueueWriteBuffer failed (%s); the write goes to host memory instead",
+              ds.dev->label().c_str(), clErrorName(err));
+    ++ds.dev->counters.failures;
+    cmd->real.reset();
+    cmd->slot = -1;
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
   hostCopy(st.home + r.begin, cmd->ptr, cmd->size);

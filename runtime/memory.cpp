@@ -146,6 +146,7 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
   // at 0.35-1.5 GB/s, far below the 10 GB/s of the direct pageable copy.
   if (slot < 0 || slot == zeroCopySlot(ctx)) return -1;  // the CPU's replica is the home
   const BackingDevice *d = ctx->slots[slot].dev;
+  if (d->retired) return -1;  // failover.cpp: no new work, new bytes stay in the home
   return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
 }
 

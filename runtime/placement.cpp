@@ -40,12 +40,17 @@ int forcedImageSlot(_cl_kernel *k, const std::vector<ArgValue> &args) {
   return -1;
 }
 
-// Into c (cleared): every launch asks twice, so callers pass storage they keep.
-void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<int> &c) {
+// Into c (cleared): every launch asks twice, so callers pass storage they keep. Slots in
+// `avoid` failed this command, retired ones fail everything (failover.cpp).
+void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<int> &c,
+                uint32_t avoid) {
   c.clear();
   int img = forcedImageSlot(k, args);
+  const auto &slots = k->program->ctx->slots;
   for (int s = 0; s < int(k->real.size()); ++s)
-    if ((img < 0 || s == img) && fits(k, args, s)) c.push_back(s);
+    if ((img < 0 || s == img) && !(s < 32 && (avoid >> s & 1u)) && !slots[size_t(s)].dev->retired &&
+        fits(k, args, s))
+      c.push_back(s);
 }
 
 std::vector<int> &scratch() {
@@ -55,10 +60,15 @@ std::vector<int> &scratch() {
 
 }  // namespace
 
-cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why) {
-  candidates(k, args, scratch());
+cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why,
+                      uint32_t avoid) {
+  candidates(k, args, scratch(), avoid);
   if (!scratch().empty()) return CL_SUCCESS;
   bool built = std::any_of(k->real.begin(), k->real.end(), [](cl_kernel r) { return r; });
+  if (avoid) {
+    why = "kernel '" + k->name + "' failed on every backing device that could run it";
+    return CL_OUT_OF_RESOURCES;
+  }
   if (!built) {
     why = "kernel '" + k->name + "' is not built for any backing device";
     return CL_INVALID_PROGRAM_EXECUTABLE;
@@ -70,6 +80,10 @@ cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::str
 }
 
 int chooseSlot(Command *cmd) {
+  // A launch placed while it waited for its wait list is placed again if that device has
+  // been retired since (failover.cpp).
+  if (cmd->slot >= 0 && cmd->kind == CmdKind::Kernel && cmd->q->ctx->slots[size_t(cmd->slot)].dev->retired)
+    cmd->slot = -1;
   if (cmd->slot >= 0) return cmd->slot;
   switch (cmd->kind) {
     case CmdKind::Kernel: break;
@@ -83,7 +97,7 @@ int chooseSlot(Command *cmd) {
   }
   _cl_kernel *k = cmd->kernel;
   std::vector<int> &c = scratch();
-  candidates(k, cmd->args, c);
+  candidates(k, cmd->args, c, cmd->avoid);
   if (c.empty()) return -1;
   const Settings &s = settings();
   int slot = -1;

@@ -10,6 +10,8 @@ namespace tutti {
 // no device can take the kernel).
 int chooseSlot(Command *cmd);
 // Placement error for a kernel no device can take (CL_SUCCESS if one can).
-cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why);
+// Devices in `avoid` (a slot bit mask) and retired ones do not count.
+cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why,
+                      uint32_t avoid = 0);
 
 }  // namespace tutti

@@ -2,10 +2,12 @@
 #include "runtime.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "backend.h"
 #include "coherence.h"
 #include "completion.h"
+#include "failover.h"
 #include "graph.h"
 #include "icd.h"
 #include "inbox.h"
@@ -460,6 +462,7 @@ void Runtime::issue(Command *cmd) {
           ApiLock lock;
           Scope scope(*this);
           for (auto [s, order] : before) finishIssuedBefore(ev->ctx->slots[s], order);
+          if (ev->cmd->landedOutside) std::exchange(ev->cmd->landedOutside, nullptr)();
           finish(ev->cmd, st);
           release(ev);
         });
@@ -473,6 +476,14 @@ void Runtime::issue(Command *cmd) {
       for (Command *w : cmd->ev->waiters) kick(w);
       return;
     case IssueResult::Done:
+      // A job that could not be left to run outside the lock ran here already.
+      if (cmd->landedOutside) std::exchange(cmd->landedOutside, nullptr)();
+      if (r.status < 0 && failOver(cmd, r.status)) {
+        // Nothing of it ran: it is planned again, without the device that failed it.
+        cmd->state = Command::State::Waiting;
+        tryStart(cmd);
+        return;
+      }
       endIssued(cmd, r.status);
       return;
   }

@@ -2,6 +2,8 @@
 // how each written buffer comes together afterwards.
 #include "skmd_plan.h"
 
+#include "failover.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -53,7 +55,7 @@ bool skmdPlan(Command *cmd) {
     const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
     if (!ki) continue;
     if (!ki->partitionable) return whole(k, ki->whole_reason), false;
-    if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s]) continue;
+    if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s] || !mayRunOn(cmd, int(s))) continue;
     L->slotInfo[s] = ki;
     if (!L->info) L->info = ki;
     if (!knowLimit)

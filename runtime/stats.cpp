@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "backend.h"
+#include "failover.h"
 #include "log.h"
 #include "mkmd_plan.h"
 #include "settings.h"
@@ -22,8 +23,10 @@ std::string statsReport() {
       << " h2d_bytes=" << c.h2dBytes << " h2d_transfers=" << c.h2dTransfers
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
-      << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes << "\n";
+      << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes
+      << " failures=" << c.failures << " retired=" << (d->retired ? 1 : 0) << "\n";
   }
+  if (uint64_t f = failovers()) o << "TUTTI failovers=" << f << "\n";
   if (settings().mode != KernelMode::Whole) o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
