@@ -114,6 +114,18 @@ bool BackingDevice::hasExtension(const std::string &e) const {
   return std::find(extensions.begin(), extensions.end(), e) != extensions.end();
 }
 
+void BackingDevice::noteFailure(cl_int err) {
+  ++counters.failures;
+  // Errors that name the launch itself (a work-group size this device cannot take) say
+  // nothing about the device's health.
+  if (err <= CL_INVALID_VALUE && err >= CL_INVALID_DEVICE_QUEUE) return;
+  unsigned inARow = ++failuresInARow;
+  uint64_t limit = settings().retire_after;
+  if (limit && inARow >= limit && !retired.exchange(true))
+    TUTTI_LOG(Warn, "%s failed %u times in a row (last: %s): it gets no new work", label().c_str(),
+              inARow, clErrorName(err));
+}
+
 double BackingDevice::strength() const {
   // Ranks devices when nothing was measured yet: GPUs first, then by width x clock.
   double w = double(computeUnits) * double(clockMHz ? clockMHz : 1000);

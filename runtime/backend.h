@@ -65,6 +65,9 @@ struct BackingDevice {
   bool hasExtension(const std::string &e) const;
   double strength() const;  // static estimate of throughput, for ranking
   std::string label() const;  // "0: pthread-... (Portable Computing Language)"
+  // Records that the driver refused work here with err (failover.cpp), retiring the
+  // device after TUTTI_RETIRE_AFTER failures in a row.
+  void noteFailure(cl_int err);
 };
 
 class Backend {

@@ -12,27 +12,13 @@
 #include "backend.h"
 #include "log.h"
 #include "placement.h"
-#include "settings.h"
+#include "skmd_exec.h"
 
 namespace tutti {
 
 namespace {
 
 std::atomic<uint64_t> g_failovers{0};
-
-// Errors that name the launch itself rather than the device: another device may still
-// accept it (a smaller work-group limit), but they say nothing about the device's health.
-bool aboutTheCommand(cl_int err) { return err <= CL_INVALID_VALUE && err >= CL_INVALID_DEVICE_QUEUE; }
-
-void noteFailure(BackingDevice *d, cl_int err) {
-  ++d->counters.failures;
-  if (aboutTheCommand(err)) return;
-  unsigned inARow = ++d->failuresInARow;
-  uint64_t limit = settings().retire_after;
-  if (limit && inARow >= limit && !d->retired.exchange(true))
-    TUTTI_LOG(Warn, "%s failed %u times in a row (last: %s): it gets no new work", d->label().c_str(),
-              inARow, clErrorName(err));
-}
 
 }  // namespace
 
@@ -42,12 +28,14 @@ bool mayRunOn(const Command *cmd, int slot) {
 }
 
 bool failOver(Command *cmd, cl_int err) {
-  // Split launches may have pieces running already; host-side commands have no device.
-  if (cmd->kind != CmdKind::Kernel || cmd->slot < 0 || cmd->skmd || cmd->slot >= 32) return false;
-  BackingDevice *d = slotOf(cmd, cmd->slot).dev;
-  noteFailure(d, err);
-  cmd->avoid |= 1u << cmd->slot;
-  int failed = cmd->slot;
+  // Host-side commands have no device to avoid; a split launch fails over only if none of
+  // its pieces was enqueued (those running could not be taken back).
+  if (cmd->kind != CmdKind::Kernel) return false;
+  int failed = cmd->skmd ? skmdFailedBeforeStart(cmd) : cmd->slot;
+  if (failed < 0 || failed >= 32) return false;
+  slotOf(cmd, failed).dev->noteFailure(err);
+  cmd->avoid |= 1u << failed;
+  cmd->skmd.reset();
   cmd->slot = -1;
   cmd->forcedGroups.clear();  // MKMD's schedule named the device that failed
   cmd->pushTo.clear();

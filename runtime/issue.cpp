@@ -251,7 +251,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
       auto refused = std::make_shared<bool>(false);
       cmd->landedOutside = [refused, root, r, slotp] {
         if (!*refused) return;
-        ++slotp->dev->counters.failures;
+        slotp->dev->noteFailure(CL_OUT_OF_RESOURCES);
         wrote(*root->store, r, -1);
       };
       return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src, home, refused] {
@@ -273,7 +273,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
     // The device refused the bytes: they go to the home, as when no device is chosen.
     TUTTI_LOG(Warn, "%s: clEnqueueWriteBuffer failed (%s); the write goes to host memory instead",
               ds.dev->label().c_str(), clErrorName(err));
-    ++ds.dev->counters.failures;
+    ds.dev->noteFailure(err);
     cmd->real.reset();
     cmd->slot = -1;
   }

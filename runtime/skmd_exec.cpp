@@ -136,6 +136,7 @@ bool stage(Command *cmd, cl_int &err, bool hostOnly) {
   for (size_t pi = 0; pi < L.pieces.size() && err == CL_SUCCESS; ++pi) {
     int slot = L.pieces[pi].slot;
     ready &= stagePiece(cmd, pi, err, hostOnly, L.merges.empty() ? nullptr : &uploads);
+    if (err != CL_SUCCESS) L.failedSlot = slot;
     for (RealEvent &e : uploads) L.uploads.push_back({slot, std::move(e)});
     uploads.clear();
   }
@@ -273,6 +274,45 @@ void mergeOutside(Command *cmd) {
 
 }  // namespace
 
+bool anyLaunched(const SkmdLaunch &L) {
+  for (const Piece &p : L.pieces)
+    if (p.lastEv) return true;
+  return false;
+}
+
+// Piece pi's device refused it (err) after other pieces were enqueued, which cannot be
+// taken back: its work-groups go to the device of a launched piece instead, where its
+// inputs can be staged now. Only without host merges, whose partial results are one
+// replica per piece. Now: launch it again; AfterStaging: once the copies it waits for
+// (cmd->staging) are done, when the command is issued again.
+enum class Retarget { No, Now, AfterStaging };
+Retarget retarget(Command *cmd, size_t pi, cl_int err) {
+  SkmdLaunch &L = *cmd->skmd;
+  Piece &p = L.pieces[pi];
+  if (!L.merges.empty()) return Retarget::No;
+  BackingDevice *failed = cmd->q->ctx->slots[p.slot].dev;
+  failed->noteFailure(err);
+  const std::string &name = cmd->kernel->name;
+  SkmdProgram &sp = *cmd->kernel->program->skmd;
+  for (const Piece &o : L.pieces) {
+    int s = o.slot;
+    if (!o.lastEv || s == p.slot || !L.slotInfo[size_t(s)] || !sp.kernels[name][size_t(s)] ||
+        cmd->q->ctx->slots[size_t(s)].dev->retired)
+      continue;
+    int from = p.slot;
+    p.slot = s;
+    cl_int e = CL_SUCCESS;
+    bool ready = stagePiece(cmd, pi, e, false);
+    if (e == CL_SUCCESS) {
+      TUTTI_LOG(Warn, "%s refused a piece of '%s' (%s): %s runs it", failed->label().c_str(),
+                name.c_str(), clErrorName(err), cmd->q->ctx->slots[size_t(s)].dev->label().c_str());
+      return ready ? Retarget::Now : Retarget::AfterStaging;
+    }
+    p.slot = from;
+  }
+  return Retarget::No;
+}
+
 IssueResult issueSplit(Command *cmd) {
   IssueResult out{IssueResult::Done};
   SkmdLaunch &L = *cmd->skmd;
@@ -291,8 +331,12 @@ IssueResult issueSplit(Command *cmd) {
   for (size_t pi = 0; early && err == CL_SUCCESS && pi < L.pieces.size(); ++pi) {
     Piece &p = L.pieces[pi];
     if (p.slot != zc || p.lastEv) continue;
-    if (!stagePiece(cmd, pi, err, false) || err != CL_SUCCESS) continue;
+    if (!stagePiece(cmd, pi, err, false) || err != CL_SUCCESS) {
+      if (err != CL_SUCCESS) L.failedSlot = p.slot;
+      continue;
+    }
     err = launchPiece(cmd, p);
+    if (err != CL_SUCCESS) L.failedSlot = p.slot;
     cl_command_queue q = cmd->q->ctx->slots[p.slot].queue;
     if (err == CL_SUCCESS) icd(q).clFlush(q);
   }
@@ -300,11 +344,18 @@ IssueResult issueSplit(Command *cmd) {
     out = {IssueResult::Staging, CL_SUCCESS};
     return out;
   }
-  for (Piece &p : L.pieces) {
+  for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
+    Piece &p = L.pieces[pi];
     if (err != CL_SUCCESS) break;
     if (p.lastEv) continue;  // started early
     err = launchPiece(cmd, p);
+    if (err != CL_SUCCESS && anyLaunched(L)) {
+      Retarget t = retarget(cmd, pi, err);
+      if (t == Retarget::AfterStaging) return {IssueResult::Staging, CL_SUCCESS};
+      if (t == Retarget::Now) err = launchPiece(cmd, p);
+    }
     if (err != CL_SUCCESS) {
+      L.failedSlot = p.slot;
       TUTTI_LOG(Error, "%s: launching a piece of '%s' failed: %s",
                 cmd->q->ctx->slots[p.slot].dev->label().c_str(), cmd->kernel->name.c_str(),
                 clErrorName(err));
@@ -341,6 +392,12 @@ IssueResult issueSplit(Command *cmd) {
 
 
 uint64_t skmdSplitLaunches() { return g_splitLaunches; }
+int skmdFailedBeforeStart(const Command *cmd) {
+  const SkmdLaunch &L = *cmd->skmd;
+  for (const Piece &p : L.pieces)
+    if (p.lastEv || p.firstEv) return -1;
+  return L.issued ? -1 : L.failedSlot;
+}
 uint64_t skmdMergedLaunches() { return g_mergedLaunches; }
 
 cl_int collectSkmd(Command *cmd) {

@@ -14,5 +14,8 @@ cl_int collectSkmd(Command *cmd);
 // partial outputs were merged on the host (not concatenated).
 uint64_t skmdSplitLaunches();
 uint64_t skmdMergedLaunches();
+// A split launch whose issue failed before any piece was enqueued: the slot that failed
+// it (failover.cpp then runs the launch without that device), else -1.
+int skmdFailedBeforeStart(const Command *cmd);
 
 }  // namespace tutti

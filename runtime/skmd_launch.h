@@ -49,6 +49,7 @@ struct SkmdLaunch {
   bool snapshotTaken = false;  // every merge's `initial` is filled
   std::atomic<int> outstanding{0};
   bool issued = false;
+  int failedSlot = -1;  // the piece's device whose staging or launch failed the issue
   uint64_t tIssue = 0;
 };
 

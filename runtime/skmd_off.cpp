@@ -31,6 +31,7 @@ std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *, const std::string &, con
 }
 uint64_t skmdSplitLaunches() { return 0; }
 uint64_t skmdMergedLaunches() { return 0; }
+int skmdFailedBeforeStart(const Command *) { return -1; }
 uint64_t skmdModelDecisions() { return 0; }
 uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }

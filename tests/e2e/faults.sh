@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Device faults (issue 21): bundled apps under Tutti on two PoCL devices reached through
+# tests/faults/faulty_icd.c, which makes chosen driver calls fail mid-run. Each app checks
+# its own result: with a device left that can run the work, it must pass, and the fault
+# log must show that the fault really happened; with none left, it must get an OpenCL
+# error (no crash, no wrong result).
+set -uo pipefail
+lib=$1 apps=$2 faulty=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/vendors"
+echo "$faulty" > "$dir/vendors/faulty.icd"
+fails=0
+
+# run NAME APP FAULTS EXPECT(pass|error) [VAR=VALUE...]
+run() {
+  local name=$1 app=$2 faults=$3 expect=$4
+  shift 4
+  rm -f "$dir/log"
+  local out rc
+  out=$(env POCL_DEVICES="pthread basic" OCL_ICD_VENDORS="$dir/vendors" FAULTY_ICD="$faults" \
+        FAULTY_ICD_LOG="$dir/log" TUTTI_KERNEL_CACHE=off TUTTI_STATS=1 "$@" \
+        LD_PRELOAD="$lib" timeout 120 "$apps/$app" 2>&1)
+  rc=$?
+  local injected=0
+  [ -f "$dir/log" ] && injected=$(wc -l < "$dir/log")
+  local why=""
+  if [ "$rc" -ge 124 ]; then why="crashed or hung (exit $rc)"
+  elif [ "$expect" = pass ]; then
+    [ "$rc" = 0 ] && grep -q "status=PASS" <<<"$out" || why="expected PASS (exit $rc)"
+  else
+    grep -q "status=ERROR" <<<"$out" && grep -q "OpenCL error" <<<"$out" || why="expected an OpenCL error (exit $rc)"
+    # The spec leaves commands after a failed one undefined: a blocking read queued behind
+    # the failed launch may return the buffer's old bytes (VectorAdd then also prints its
+    # mismatch), as long as the app is told of the failure.
+  fi
+  [ -n "$faults" ] && [ "$injected" = 0 ] && why="${why:+$why; }no fault was injected (the case tests nothing)"
+  for want in "${CHECKS[@]}"; do
+    grep -Eq "$want" <<<"$out" || why="${why:+$why; }output lacks /$want/"
+  done
+  if [ -n "$why" ]; then
+    echo "FAIL $name: $why"
+    echo "$out" | tail -15
+    fails=$((fails + 1))
+  else
+    echo "ok   $name ($injected faults injected)"
+  fi
+  CHECKS=()
+}
+CHECKS=()
+
+# The wrapper alone changes nothing.
+run native-through-wrapper VectorAdd "" pass
+# One refused launch: it runs on the other device.
+CHECKS=("TUTTI failovers=1")
+run kernel-once VectorAdd "kernel:1:1" pass
+# Every allocation on the basic device fails: its launches go to pthread.
+CHECKS=("TUTTI failovers=[1-9]")
+run alloc-always Nbody "alloc:0:1+" pass TUTTI_PLACEMENT=roundrobin
+# Writes refused by the device the app's data goes to: they land in host memory.
+CHECKS=("TUTTI device=0 .* failures=[1-9]")
+run write-always MatrixTranspose "write:0:1+" pass TUTTI_PLACEMENT=device:0
+# The basic device dies after 10 calls, mid-iteration: it is retired, the rest runs on
+# pthread, and what it alone held is read back from it.
+CHECKS=("TUTTI device=0 .* retired=1" "gets no new work")
+run device-dies mk_Jacobi "device:0:10" pass TUTTI_PLACEMENT=roundrobin
+run device-dies-mkmd mk_BiCGSTAB "device:0:12" pass TUTTI_MODE=mkmd
+# The build fails on one device: the program runs on the other (split mode included).
+run build-one BinomialOption "build:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:50
+# A split launch: the basic device refuses its piece after pthread's piece was enqueued
+# (that piece cannot be taken back), so pthread runs that piece's work-groups too; where
+# no piece ran yet, the launch runs whole on pthread.
+CHECKS=("refused a piece of 'vectorAdd'" "split_launches=1")
+run split-piece VectorAdd "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+CHECKS=("TUTTI failovers=1")
+run split-before-start MatrixTranspose "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+# Nothing can run it: the app gets the error, not a wrong result.
+CHECKS=("no other device can run it")
+run kernel-everywhere VectorAdd "kernel:0:1+,kernel:1:1+" error
+CHECKS=("CL_BUILD_PROGRAM_FAILURE")
+run build-everywhere VectorAdd "build:0:1,build:1:1" error
+run reads-everywhere VectorAdd "read:0:1+,read:1:1+" error TUTTI_PLACEMENT=device:0
+
+[ "$fails" = 0 ] && echo PASS || { echo "$fails case(s) failed"; exit 1; }
