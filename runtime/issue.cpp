@@ -250,6 +250,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
       char *home = homeOf(ctx, st);
       auto refused = std::make_shared<bool>(false);
       cmd->landedOutside = [refused, root, r, slotp] {
+        apiMutex.assertHeld();  // Runtime::issue runs it under the lock
         if (!*refused) return;
         slotp->dev->noteFailure(CL_OUT_OF_RESOURCES);
         wrote(*root->store, r, -1);
