@@ -288,7 +288,15 @@ bool Backend::discover(std::string &error) {
   if (!selectDevices(s.devices, all, chosen, error)) return false;
   for (size_t i = 0; i < chosen.size(); ++i) chosen[i]->index = int(i);
   devices_ = chosen;
-  for (auto d : devices_) TUTTI_LOG(Info, "backing device %s", d->label().c_str());
+  for (auto d : devices_) {
+    // TUTTI_MEM_LIMIT: a smaller device than the driver reports (VAST's budget).
+    if (uint64_t limit = s.mem_limit.of(size_t(d->index))) {
+      d->globalMem = d->globalMem ? std::min<cl_ulong>(d->globalMem, limit) : limit;
+      d->maxAlloc = d->maxAlloc ? std::min<cl_ulong>(d->maxAlloc, d->globalMem) : d->globalMem;
+      d->memLimited = true;
+    }
+    TUTTI_LOG(Info, "backing device %s", d->label().c_str());
+  }
   return true;
 }
 

@@ -45,7 +45,8 @@ struct BackingDevice {
   std::string name, vendor, platformName, platformVersion, driverVersion, version, cVersion;
   std::vector<std::string> extensions;
   cl_uint computeUnits = 1, clockMHz = 0, addressBits = 64, baseAddrAlign = 1024;
-  cl_ulong globalMem = 0, maxAlloc = 0, localMem = 0;
+  cl_ulong globalMem = 0, maxAlloc = 0, localMem = 0;  // TUTTI_MEM_LIMIT applied
+  bool memLimited = false;  // TUTTI_MEM_LIMIT names it
   size_t maxWorkGroup = 1;
   bool imageSupport = false, compilerAvailable = true, linkerAvailable = true;
   // Whether the driver may be called for this device from a thread that does not hold

@@ -13,6 +13,7 @@
 namespace tutti {
 
 struct SkmdLaunch;  // skmd.cpp: a launch split across devices
+struct VastLaunch;  // vast_launch.h: a launch run in slices that fit its device
 
 struct Command {
   CmdKind kind = CmdKind::Marker;
@@ -63,6 +64,7 @@ struct Command {
   cl_int deferredStatus = CL_SUCCESS;
   void *freeAfter = nullptr;     // host staging memory to free when the command is done
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
+  std::shared_ptr<VastLaunch> vast;  // set when it runs on cmd->slot in slices (VAST)
   std::vector<uint64_t> forcedGroups;  // TUTTI_MODE=mkmd: work-groups per slot its schedule gave
   // TUTTI_MODE=mkmd: buffers this kernel writes that a kernel scheduled on another slot
   // reads next, with that slot: their bytes move as soon as this one is issued (pushOutputs).

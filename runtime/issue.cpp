@@ -10,6 +10,7 @@
 #include "completion.h"
 #include "host_copy.h"
 #include "access.h"
+#include "vast_exec.h"
 #include "icd.h"
 #include "inbox.h"
 #include "log.h"
@@ -481,7 +482,9 @@ IssueResult issueCommandImpl(Command *cmd) REQUIRES(apiMutex) {
   if (cmd->skmd) return issueSplit(cmd);
   switch (cmd->kind) {
     case CmdKind::Kernel:
-      if (cmd->slot < 0) return done(CL_INVALID_OPERATION);
+      if (cmd->vast) return issueVast(cmd);
+      // Placement found no device that holds its buffers, and VAST did not take it.
+      if (cmd->slot < 0) return done(CL_MEM_OBJECT_ALLOCATION_FAILURE);
       return issueKernel(cmd);
     case CmdKind::Read: return issueRead(cmd);
     case CmdKind::Write: return issueWrite(cmd);

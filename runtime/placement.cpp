@@ -6,6 +6,7 @@
 #include "placement.h"
 #include "log.h"
 #include "settings.h"
+#include "vast_plan.h"
 
 namespace tutti {
 
@@ -60,6 +61,8 @@ std::vector<int> &scratch() {
 
 }  // namespace
 
+bool launchFits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) { return fits(k, args, slot); }
+
 cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::string &why,
                       uint32_t avoid) {
   candidates(k, args, scratch(), avoid);
@@ -73,6 +76,9 @@ cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::str
     why = "kernel '" + k->name + "' is not built for any backing device";
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
+  // VAST may run it in slices on a device that cannot hold it; planning tells (and fails
+  // the launch with CL_MEM_OBJECT_ALLOCATION_FAILURE if it cannot).
+  if (vastMayTake()) return CL_SUCCESS;
   why = "kernel '" + k->name +
         "' cannot be placed: its buffers exceed the memory of every backing device "
         "(virtual GPU memory is not available yet)";

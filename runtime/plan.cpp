@@ -9,6 +9,7 @@
 #include "settings.h"
 #include "skmd_plan.h"
 #include "trace.h"
+#include "vast_plan.h"
 
 namespace tutti {
 
@@ -29,6 +30,7 @@ int mkmdWholeSlot(const Command *cmd) {
 }  // namespace
 
 bool planCommand(Command *cmd, bool final) {
+  if (cmd->vast) return true;  // planned, and issued again once its slices ran
   const int mkmdWhole = mkmdWholeSlot(cmd);
   // Before chaining decides which queue it may follow on.
   if (cmd->slot < 0 && !cmd->skmd && mkmdWhole >= 0) cmd->slot = mkmdWhole;
@@ -55,6 +57,7 @@ bool planCommand(Command *cmd, bool final) {
     if (t0) traceSpan(-1, "tutti", "skmd plan", t0, nowNs(), 0);
     if (split) return true;
   }
+  if (vastPlan(cmd)) return true;
   chooseSlot(cmd);
   return true;
 }

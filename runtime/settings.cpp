@@ -104,6 +104,40 @@ const char *expected(const Partition &) {
   return "auto, linear or fixed:w0,w1,.. (non-negative weights)";
 }
 
+// N:SIZE[,N:SIZE...], SIZE in bytes with an optional K, M, G or T suffix (powers of 1024).
+bool parseSetting(const std::string &v, MemLimits &out) {
+  MemLimits m;
+  if (v.empty()) return out = m, true;  // no limits
+  std::stringstream ss(v);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    size_t colon = tok.find(':');
+    if (colon == std::string::npos) return false;
+    uint64_t dev = 0, n = 0;
+    if (!parseUInt(tok.substr(0, colon), dev, 1024)) return false;
+    std::string size = tok.substr(colon + 1);
+    unsigned shift = 0;
+    if (!size.empty()) {
+      switch (std::toupper(static_cast<unsigned char>(size.back()))) {
+        case 'K': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        case 'T': shift = 40; break;
+        default: break;
+      }
+      if (shift) size.pop_back();
+    }
+    if (!parseUInt(size, n, UINT64_MAX >> shift) || n == 0) return false;
+    m.limits.push_back({size_t(dev), n << shift});
+  }
+  if (m.limits.empty()) return false;
+  out = std::move(m);
+  return true;
+}
+const char *expected(const MemLimits &) {
+  return "N:SIZE[,N:SIZE...] (device index, bytes with an optional K/M/G/T suffix, > 0)";
+}
+
 bool parseSetting(const std::string &v, DeviceList &out) {
   DeviceList picks;
   std::stringstream ss(v);

@@ -53,6 +53,17 @@ struct DevicePick {
 };
 using DeviceList = std::vector<DevicePick>;
 
+// TUTTI_MEM_LIMIT: per backing device (index in tutti-info order), the bytes Tutti may
+// use there, below what the device reports (VAST, issue 18).
+struct MemLimits {
+  std::vector<std::pair<size_t, uint64_t>> limits;  // device index -> bytes
+  uint64_t of(size_t device) const {
+    for (auto &[d, b] : limits)
+      if (d == device) return b;
+    return 0;  // none
+  }
+};
+
 // TUTTI_PROFILE: a switch (0/1 and the Bool spellings) or validate.
 enum class ProfileMode { Off, On, Validate };
 

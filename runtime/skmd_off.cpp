@@ -7,6 +7,8 @@
 #include "skmd.h"
 #include "skmd_exec.h"
 #include "skmd_plan.h"
+#include "vast_exec.h"
+#include "vast_plan.h"
 
 namespace tutti {
 
@@ -23,6 +25,11 @@ bool skmdPlan(Command *cmd) {
 }
 
 bool profileLaunch(Command *) { return false; }
+// VAST needs the compiler's paged-access kernels.
+bool vastPlan(Command *) { return false; }
+bool vastMayTake() { return false; }
+IssueResult issueVast(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
+VastCounters vastCounters() { return {}; }
 IssueResult issueSplit(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 cl_int collectSkmd(Command *) { return CL_INVALID_OPERATION; }
 std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *, const std::string &, const std::string &,

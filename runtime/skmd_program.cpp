@@ -116,7 +116,12 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
     req.options = options;
     req.gpu_arch = arch;
     req.cache_dir = cacheDir();
-    std::string key = std::string(cc::targetName(req.target)) + arch;
+    // VAST's paged-access variants cost compile time: only where a device may need them
+    // (a GPU, a TUTTI_MEM_LIMIT) or TUTTI_VAST=force asks.
+    const Settings &set = settings();
+    req.emit_vast_variants = set.vast == VastMode::Force ||
+                             (set.vast == VastMode::Auto && (ds.dev->isGpu() || ds.dev->memLimited));
+    std::string key = std::string(cc::targetName(req.target)) + arch + (req.emit_vast_variants ? "+vast" : "");
     auto &res = byTarget[key];
     if (!res) {
       std::shared_ptr<cc::CompileResult> r;

@@ -11,6 +11,7 @@
 #include "settings.h"
 #include "skmd.h"
 #include "skmd_exec.h"
+#include "vast_exec.h"
 
 namespace tutti {
 
@@ -27,6 +28,10 @@ std::string statsReport() {
       << " failures=" << c.failures << " retired=" << (d->retired ? 1 : 0) << "\n";
   }
   if (uint64_t f = failovers()) o << "TUTTI failovers=" << f << "\n";
+  VastCounters v = vastCounters();
+  if (v.launches)
+    o << "TUTTI vast_launches=" << v.launches << " vast_slices=" << v.slices << " vast_in_bytes=" << v.bytesIn
+      << " vast_out_bytes=" << v.bytesOut << " vast_ms=" << double(v.ns) / 1e6 << "\n";
   if (settings().mode != KernelMode::Whole) o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()

@@ -1,0 +1,17 @@
+// vast_exec.h - running a VAST launch's slices (issue 18).
+#pragma once
+#include "issue.h"
+
+namespace tutti {
+
+// Issues cmd's planned VAST launch (cmd->vast): makes its buffers valid in their homes,
+// runs the slices as host work (or here, where the driver must be called under the
+// lock), then, issued again, records what the slices wrote.
+IssueResult issueVast(Command *cmd) REQUIRES(apiMutex);
+
+struct VastCounters {
+  uint64_t launches = 0, slices = 0, bytesIn = 0, bytesOut = 0, ns = 0;
+};
+VastCounters vastCounters();  // for TUTTI_STATS and tests
+
+}  // namespace tutti

@@ -1,0 +1,51 @@
+// vast_launch.h - a launch that runs on one device in slices whose pages fit its memory.
+//
+// VAST (issue 18, thesis ch. IV): planning (vast_plan.cpp) cuts the launch's work-groups
+// into slices whose bytes fit the device's budget and fixes each slice's window of pages
+// per buffer; execution (vast_exec.cpp) copies each window into a frame buffer, runs the
+// compiler's paged-access kernel over the slice with a look-ahead page table that maps
+// the window's pages onto the frame, and copies the bytes the slice may write back to
+// the buffers' host homes.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <tutti/compiler.h>
+
+#include "command.h"
+#include "interval_set.h"
+
+namespace tutti {
+
+namespace cc = tutti::compiler;
+
+// One buffer argument of the paged kernel (entry j of KernelInfo::vast_buffer_args).
+struct VastArg {
+  unsigned arg = 0;         // kernel argument index
+  _cl_mem *root = nullptr;  // the (root) buffer bound to it
+  bool read = false, written = false;  // written: plain stores or atomics
+  uint64_t pages = 0;       // ceil(size / page): the LPT's length
+  size_t frameBytes = 0;    // largest window over the slices: the frame buffer's size
+};
+
+struct VastSlice {
+  uint64_t first = 0, count = 0;  // flattened work-groups
+  std::vector<Range> window;      // per VastArg: page-aligned bytes copied to the frame
+  std::vector<Range> written;     // per VastArg: bytes the slice may write (copied back)
+};
+
+struct VastLaunch {
+  const cc::KernelInfo *info = nullptr;
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  cl_kernel paged = nullptr;  // <k>__tutti_paged on the slot
+  unsigned pageShift = 16;
+  std::vector<VastArg> args;
+  std::vector<VastSlice> slices;
+  // Set by the run (host work): the command is issued again to record its outputs.
+  bool ran = false;
+  cl_int status = CL_SUCCESS;
+  uint64_t bytesIn = 0, bytesOut = 0, ns = 0;
+};
+
+}  // namespace tutti

@@ -1,0 +1,203 @@
+// vast_plan.cpp - whether a launch runs through VAST, and its slices (issue 18).
+//
+// The fast path of thesis §4.4 without an inspector: where the compiler's index-range
+// analysis bounds the bytes any range of work-groups reads and writes (contiguous and
+// affine kernels), each slice's pages follow from its group range directly. Slices are
+// the longest group ranges, in order, whose windows (the pages between the lowest and
+// the highest byte each buffer may touch) fit the device's budget together.
+#include "vast_plan.h"
+
+#include <algorithm>
+
+#include "backend.h"
+#include "failover.h"
+#include "icd.h"
+#include "log.h"
+#include "placement.h"
+#include "settings.h"
+#include "skmd.h"
+#include "vast_launch.h"
+
+namespace tutti {
+
+namespace {
+
+// Share of a device's memory the frame buffers may take: the rest is for its LPTs, the
+// other replicas it holds and the driver.
+constexpr double kBudgetShare = 0.85;
+// More slices than this and a launch is not worth paging (the per-slice costs dominate).
+constexpr size_t kMaxSlices = 1 << 16;
+
+bool pageShiftOf(uint64_t page, unsigned &shift) {
+  if (page < (uint64_t(1) << cc::kVastMinPageShift) || page > (uint64_t(1) << cc::kVastMaxPageShift) ||
+      (page & (page - 1)))
+    return false;
+  shift = 0;
+  while ((uint64_t(1) << shift) < page) ++shift;
+  return true;
+}
+
+// The device VAST would run cmd on: TUTTI_PLACEMENT=device:N's, else the strongest one
+// that may take work from it.
+int targetSlot(const Command *cmd) {
+  const Settings &s = settings();
+  const auto &slots = cmd->q->ctx->slots;
+  if (s.placement.kind == Placement::Device)
+    return s.placement.device >= 0 && size_t(s.placement.device) < slots.size() &&
+                   mayRunOn(cmd, s.placement.device)
+               ? s.placement.device
+               : -1;
+  if (s.placement.kind == Placement::RoundRobin && s.vast != VastMode::Force) return -1;
+  int best = -1;
+  for (int i = 0; i < int(slots.size()); ++i)
+    if (mayRunOn(cmd, i) && (best < 0 || slots[size_t(i)].dev->strength() > slots[size_t(best)].dev->strength()))
+      best = i;
+  return best;
+}
+
+cl_kernel pagedKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
+  auto &v = sp.kernels[ki.paged_kernel];
+  if (v.empty()) v.assign(sp.progs.size(), nullptr);
+  if (!v[size_t(slot)]) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = sp.progs[size_t(slot)];
+    v[size_t(slot)] = icd(p).clCreateKernel(p, ki.paged_kernel.c_str(), &err);
+    if (err != CL_SUCCESS) v[size_t(slot)] = nullptr;
+  }
+  return v[size_t(slot)];
+}
+
+// Bytes of argument a that groups [first, first + count) may read and write, page-aligned
+// (the window), and those they may write.
+void windowOf(const VastLaunch &L, const VastArg &a, uint64_t first, uint64_t count, Range &window,
+              Range &written) {
+  const size_t size = a.root->size;
+  auto clamp = [size](const cc::ByteRange &br) -> Range {
+    if (!br.known) return {0, size};
+    size_t b = size_t(std::min<uint64_t>(br.begin, size)), e = size_t(std::min<uint64_t>(br.end, size));
+    return e > b ? Range{b, e} : Range{};
+  };
+  Range r = a.read ? clamp(cc::accessedRange(*L.info, a.arg, cc::AccessMode::Read, L.nd, L.scalars, first, count))
+                   : Range{};
+  written = a.written ? clamp(cc::accessedRange(*L.info, a.arg, cc::AccessMode::Write, L.nd, L.scalars,
+                                                first, count))
+                      : Range{};
+  Range u = r.empty() ? written : written.empty() ? r : Range{std::min(r.begin, written.begin), std::max(r.end, written.end)};
+  if (u.empty()) {
+    window = {};
+    return;
+  }
+  const size_t page = size_t(1) << L.pageShift;
+  window = {u.begin & ~(page - 1), std::min(size, (u.end + page - 1) & ~(page - 1))};
+}
+
+uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
+  uint64_t total = 0;
+  Range w, wr;
+  for (const VastArg &a : L.args) {
+    windowOf(L, a, first, count, w, wr);
+    total += w.size();
+  }
+  return total;
+}
+
+bool refuse(_cl_kernel *k, const std::string &why) {
+  TUTTI_LOG(Info, "VAST does not take '%s': %s", k->name.c_str(), why.c_str());
+  return false;
+}
+
+}  // namespace
+
+bool vastMayTake() { return settings().vast != VastMode::Off; }
+
+bool vastPlan(Command *cmd) {
+  if (cmd->vast) return true;  // issued again after its slices ran
+  const Settings &s = settings();
+  if (s.vast == VastMode::Off || cmd->kind != CmdKind::Kernel) return false;
+  _cl_kernel *k = cmd->kernel;
+  int slot = targetSlot(cmd);
+  if (slot < 0) return false;
+  BackingDevice *d = cmd->q->ctx->slots[size_t(slot)].dev;
+  // auto: only what the device cannot hold, on a device whose memory is not the host's.
+  if (s.vast == VastMode::Auto && (launchFits(k, cmd->args, slot) || (!d->isGpu() && !d->memLimited)))
+    return false;
+  auto L = std::make_shared<VastLaunch>();
+  if (!pageShiftOf(s.vast_page, L->pageShift))
+    return refuse(k, "TUTTI_VAST_PAGE must be a power of two from 4096 to 2097152");
+  for (const ArgValue &a : cmd->args)
+    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
+      return refuse(k, "image arguments");
+  SkmdProgram *sp = skmdProgram(k->program);
+  if (size_t(slot) >= sp->progs.size() || !sp->progs[size_t(slot)])
+    return refuse(k, sp->why.empty() ? "no compiled variants for that device" : sp->why);
+  const cc::KernelInfo *ki = skmdKernelInfo(*sp, slot, k->name);
+  if (!ki || !ki->partitionable) return refuse(k, ki ? ki->whole_reason : "not compiled");
+  if (ki->paged_kernel.empty()) return refuse(k, ki->paged_reason);
+  L->info = ki;
+  L->paged = pagedKernel(*sp, slot, *ki);
+  if (!L->paged) return refuse(k, "the paged-access kernel does not build there");
+  size_t wgLimit = 0;
+  icd(L->paged).clGetKernelWorkGroupInfo(L->paged, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgLimit,
+                                         &wgLimit, nullptr);
+  if (!skmdLaunchShape(cmd, wgLimit, L->nd, L->scalars))
+    return refuse(k, "required work-group size without an explicit local size");
+  for (uint32_t i : ki->vast_buffer_args) {
+    if (i >= cmd->args.size() || i >= ki->args.size()) return refuse(k, "argument list mismatch");
+    const ArgValue &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) return refuse(k, "a NULL buffer argument");
+    if (a.mem->parent) return refuse(k, "a sub-buffer argument");
+    const cc::ArgInfo &ai = ki->args[i];
+    VastArg va;
+    va.arg = i;
+    va.root = a.mem;
+    va.read = ai.read || ai.escapes;
+    va.written = ai.written || ai.atomic || ai.escapes;
+    va.pages = (a.mem->size + (size_t(1) << L->pageShift) - 1) >> L->pageShift;
+    L->args.push_back(va);
+  }
+  uint64_t lptBytes = 0;
+  for (const VastArg &a : L->args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+  const double budgetD = double(d->globalMem) * kBudgetShare - double(lptBytes);
+  if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
+  const uint64_t budget = uint64_t(budgetD);
+  const uint64_t total = L->nd.totalGroups();
+  // Slices in order: each the longest group range whose windows fit (doubling, then
+  // bisection on the count; windows grow with the range).
+  for (uint64_t first = 0; first < total;) {
+    uint64_t lo = 0, hi = 1;
+    while (first + hi <= total && bytesFor(*L, first, hi) <= budget) {
+      lo = hi;
+      if (first + hi == total) break;
+      hi = std::min(hi * 2, total - first);
+    }
+    if (lo == 0) return refuse(k, "one work-group's bytes exceed the device's budget");
+    if (lo < hi && first + lo < total) {
+      while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        (bytesFor(*L, first, mid) <= budget ? lo : hi) = mid;
+      }
+    }
+    VastSlice sl;
+    sl.first = first;
+    sl.count = lo;
+    for (VastArg &a : L->args) {
+      Range w, wr;
+      windowOf(*L, a, first, lo, w, wr);
+      sl.window.push_back(w);
+      sl.written.push_back(wr);
+      a.frameBytes = std::max(a.frameBytes, w.size());
+    }
+    L->slices.push_back(std::move(sl));
+    if (L->slices.size() > kMaxSlices) return refuse(k, "too many slices");
+    first += lo;
+  }
+  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)",
+            k->name.c_str(), d->label().c_str(), L->slices.size(),
+            (unsigned long long)L->slices.front().count, (unsigned long long)budget,
+            (unsigned long long)(uint64_t(1) << L->pageShift));
+  cmd->slot = slot;
+  cmd->vast = std::move(L);
+  return true;
+}
+
+}  // namespace tutti
