@@ -36,6 +36,11 @@ struct VastRun {
   std::vector<char *> homes;  // per VastArg
 };
 
+// Two frame sets and a copy queue beside the device queue: while slice i runs, slice
+// i+1's window crosses to the other set (Fig. 4.3/4.8). The copy queue is in order, so
+// slice i+2's copy-in, which reuses slice i's frames, comes after slice i's copy-out;
+// bytes of slice i+1's window that slice i may write are copied in only after slice i's
+// copy-out has put them in the home (shared pages, Fig. 4.7).
 cl_int runSlices(VastRun &run) {
   VastLaunch &L = *run.L;
   const cl_icd_dispatch &d = icd(run.ds->queue);
@@ -43,24 +48,36 @@ cl_int runSlices(VastRun &run) {
   cl_command_queue q = run.ds->queue;
   const size_t page = size_t(1) << L.pageShift;
   const size_t nj = L.args.size();
-  std::vector<cl_mem> frames(nj, nullptr), lpts(nj, nullptr);
-  auto release = [&] {
-    for (cl_mem m : frames)
-      if (m) d.clReleaseMemObject(m);
-    for (cl_mem m : lpts)
-      if (m) d.clReleaseMemObject(m);
-  };
   cl_int err = CL_SUCCESS;
+  cl_command_queue copyQ = d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err);
+  if (err != CL_SUCCESS) copyQ = nullptr;
+  const int sets = copyQ ? 2 : 1;
+  if (!copyQ) copyQ = q, err = CL_SUCCESS;  // no second queue: one set, in order
+  std::vector<cl_mem> frames[2], lpts[2];
+  std::vector<cl_event> events;  // released at the end
+  auto release = [&] {
+    for (cl_event e : events) d.clReleaseEvent(e);
+    for (int k = 0; k < 2; ++k) {
+      for (cl_mem m : frames[k]) if (m) d.clReleaseMemObject(m);
+      for (cl_mem m : lpts[k]) if (m) d.clReleaseMemObject(m);
+    }
+    if (copyQ != q) d.clReleaseCommandQueue(copyQ);
+  };
   const cl_uint zero = 0;
-  for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
-    frames[j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, std::max(L.args[j].frameBytes, page), nullptr, &err);
-    if (err != CL_SUCCESS) break;
-    size_t lptBytes = size_t(std::max<uint64_t>(L.args[j].pages, 1)) * 4;
-    lpts[j] = d.clCreateBuffer(c, CL_MEM_READ_ONLY, lptBytes, nullptr, &err);
-    // Entries outside a slice's window are never read; zero keeps them inside the frame.
-    if (err == CL_SUCCESS) err = d.clEnqueueFillBuffer(q, lpts[j], &zero, sizeof zero, 0, lptBytes, 0, nullptr, nullptr);
+  for (int k = 0; k < sets; ++k) {
+    frames[k].assign(nj, nullptr);
+    lpts[k].assign(nj, nullptr);
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+      frames[k][j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, std::max(L.args[j].frameBytes, page), nullptr, &err);
+      if (err != CL_SUCCESS) break;
+      size_t lptBytes = size_t(std::max<uint64_t>(L.args[j].pages, 1)) * 4;
+      lpts[k][j] = d.clCreateBuffer(c, CL_MEM_READ_ONLY, lptBytes, nullptr, &err);
+      // Entries outside a slice's window are never read; zero keeps them inside the frame.
+      if (err == CL_SUCCESS)
+        err = d.clEnqueueFillBuffer(copyQ, lpts[k][j], &zero, sizeof zero, 0, lptBytes, 0, nullptr, nullptr);
+    }
   }
-  // The app's by-value and local arguments, then the frames, page shift and LPTs.
+  // The app's by-value and local arguments, then the page shift; frames and LPTs per slice.
   cl_kernel rk = L.paged;
   const cl_uint base = cl_uint(run.args.size());
   for (cl_uint i = 0; i < base && err == CL_SUCCESS; ++i) {
@@ -68,56 +85,125 @@ cl_int runSlices(VastRun &run) {
     if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
     else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(rk, i, a.localSize, nullptr);
   }
-  for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
-    err = d.clSetKernelArg(rk, L.args[j].arg, sizeof(cl_mem), &frames[j]);
   const cl_uint shift = L.pageShift;
   if (err == CL_SUCCESS) err = d.clSetKernelArg(rk, base + cc::kAbiArgs, sizeof shift, &shift);
-  for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
-    err = d.clSetKernelArg(rk, base + cc::kAbiArgs + 1 + cl_uint(j), sizeof(cl_mem), &lpts[j]);
   if (err != CL_SUCCESS) {
     release();
     return err;
   }
-  std::vector<std::vector<cl_uint>> lptValues(nj);  // alive until the slice's clFinish
-  for (const VastSlice &s : L.slices) {
-    uint64_t t0 = nowNs();
+  auto track = [&](cl_event e) { events.push_back(e); return e; };
+  // LPT entries of every slice, alive until the end (the copies read them later).
+  std::vector<std::vector<cl_uint>> lptValues(L.slices.size() * nj);
+  const VastSlice *prev = nullptr;
+  cl_event prevKernel = nullptr;
+  for (size_t si = 0; si < L.slices.size() && err == CL_SUCCESS; ++si) {
+    const VastSlice &s = L.slices[si];
+    const int k = int(si % size_t(sets));
+    // Copy-in: LPT entries, then the window, less what the previous slice may write
+    // (those bytes follow its copy-out below).
+    std::vector<std::pair<size_t, Range>> late;  // (arg, bytes) to copy after prev's copy-out
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       const Range w = s.window[j];
       if (w.empty()) continue;
       const size_t firstPage = w.begin >> L.pageShift, pages = (w.size() + page - 1) >> L.pageShift;
-      lptValues[j].resize(pages);
-      std::iota(lptValues[j].begin(), lptValues[j].end(), cl_uint(0));
-      err = d.clEnqueueWriteBuffer(q, lpts[j], CL_FALSE, firstPage * 4, pages * 4, lptValues[j].data(), 0,
+      std::vector<cl_uint> &vals = lptValues[si * nj + j];
+      vals.resize(pages);
+      std::iota(vals.begin(), vals.end(), cl_uint(0));
+      err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, firstPage * 4, pages * 4, vals.data(), 0,
                                    nullptr, nullptr);
-      if (err == CL_SUCCESS)
-        err = d.clEnqueueWriteBuffer(q, frames[j], CL_FALSE, 0, w.size(), run.homes[j] + w.begin, 0,
-                                     nullptr, nullptr);
-      L.bytesIn += w.size();
+      Range shared{};
+      if (prev && sets > 1 && !prev->written[j].empty()) {
+        shared = {std::max(w.begin, prev->written[j].begin), std::min(w.end, prev->written[j].end)};
+        if (shared.empty()) shared = {};
+      }
+      auto copyIn = [&](Range r) {
+        if (r.empty() || err != CL_SUCCESS) return;
+        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, r.begin - w.begin, r.size(),
+                                     run.homes[j] + r.begin, 0, nullptr, nullptr);
+        L.bytesIn += r.size();
+      };
+      if (shared.empty()) {
+        copyIn(w);
+      } else {
+        copyIn({w.begin, shared.begin});
+        copyIn({shared.end, w.end});
+        late.push_back({j, shared});
+      }
     }
+    // The previous slice's copy-out, after its kernel (the copy queue is in order, so it
+    // also comes after this slice's early copy-in, which it overlaps with that kernel).
+    if (prev && err == CL_SUCCESS) {
+      for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+        const Range w = prev->window[j], wr = prev->written[j];
+        if (wr.empty()) continue;
+        err = d.clEnqueueReadBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], CL_FALSE, wr.begin - w.begin,
+                                    wr.size(), run.homes[j] + wr.begin, 1, &prevKernel, nullptr);
+        L.bytesOut += wr.size();
+      }
+      for (auto &[j, r] : late) {
+        if (err != CL_SUCCESS) break;
+        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, r.begin - s.window[j].begin, r.size(),
+                                     run.homes[j] + r.begin, 0, nullptr, nullptr);
+        L.bytesIn += r.size();
+      }
+    }
+    cl_event copied = nullptr;
+    if (err == CL_SUCCESS) err = d.clEnqueueMarkerWithWaitList(copyQ, 0, nullptr, &copied);
+    if (err != CL_SUCCESS) break;
+    track(copied);
+    if (copyQ != q) d.clFlush(copyQ);
+    // The slice's kernel, once its copy-in is done.
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+      err = d.clSetKernelArg(rk, L.args[j].arg, sizeof(cl_mem), &frames[k][j]);
+      if (err == CL_SUCCESS)
+        err = d.clSetKernelArg(rk, base + cc::kAbiArgs + 1 + cl_uint(j), sizeof(cl_mem), &lpts[k][j]);
+    }
+    cl_event last = nullptr;
+    bool firstSub = true;
     for (const cc::SubLaunch &sub : cc::planPartialLaunch(L.nd, s.first, s.count)) {
       if (err != CL_SUCCESS) break;
       for (unsigned i = 0; i < cc::kAbiArgs && err == CL_SUCCESS; ++i)
         err = d.clSetKernelArg(rk, base + i, sizeof(cl_ulong), &sub.abi[i]);
       size_t g[3], l[3];
-      for (unsigned k = 0; k < 3; ++k) g[k] = size_t(sub.global_size[k]), l[k] = size_t(sub.local_size[k]);
+      for (unsigned m = 0; m < 3; ++m) g[m] = size_t(sub.global_size[m]), l[m] = size_t(sub.local_size[m]);
+      cl_event e = nullptr;
       if (err == CL_SUCCESS)
-        err = d.clEnqueueNDRangeKernel(q, rk, sub.work_dim, nullptr, g, l, 0, nullptr, nullptr);
+        err = d.clEnqueueNDRangeKernel(q, rk, sub.work_dim, nullptr, g, l, firstSub ? 1 : 0,
+                                       firstSub ? &copied : nullptr, &e);
+      if (err == CL_SUCCESS) {
+        if (last) d.clReleaseEvent(last);
+        last = e;
+      }
+      firstSub = false;
     }
-    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
-      const Range w = s.window[j], wr = s.written[j];
-      if (wr.empty()) continue;
-      err = d.clEnqueueReadBuffer(q, frames[j], CL_FALSE, wr.begin - w.begin, wr.size(),
-                                  run.homes[j] + wr.begin, 0, nullptr, nullptr);
-      L.bytesOut += wr.size();
+    if (err != CL_SUCCESS) {
+      if (last) d.clReleaseEvent(last);
+      break;
     }
-    if (err == CL_SUCCESS) err = d.clFinish(q);
-    if (err != CL_SUCCESS) break;
+    track(last);
+    d.clFlush(q);
+    prev = &s;
+    prevKernel = last;
     ++g_slices;
-    if (tracing()) traceSpan(run.device, "vast", "paged slice", t0, nowNs(), s.count);
   }
+  // The last slice's copy-out.
+  for (size_t j = 0; prev && j < nj && err == CL_SUCCESS; ++j) {
+    const Range w = prev->window[j], wr = prev->written[j];
+    if (wr.empty()) continue;
+    err = d.clEnqueueReadBuffer(copyQ, frames[(L.slices.size() - 1) % size_t(sets)][j], CL_FALSE,
+                                wr.begin - w.begin, wr.size(), run.homes[j] + wr.begin, 1, &prevKernel, nullptr);
+    L.bytesOut += wr.size();
+  }
+  cl_int fin = d.clFinish(copyQ);
+  if (copyQ != q) {
+    cl_int f2 = d.clFinish(q);
+    if (fin == CL_SUCCESS) fin = f2;
+  }
+  if (err == CL_SUCCESS) err = fin;
+  if (tracing() && err == CL_SUCCESS) traceSpan(run.device, "vast", "paged slices", L.t0, nowNs(), L.slices.size());
   release();
   if (err != CL_SUCCESS)
-    TUTTI_LOG(Error, "%s: VAST slice failed: %s", run.ds->dev->label().c_str(), clErrorName(err));
+    TUTTI_LOG(Error, "%s: VAST slices failed: %s", run.ds->dev->label().c_str(), clErrorName(err));
   return err;
 }
 
@@ -141,6 +227,9 @@ IssueResult issueVast(Command *cmd) {
     dev->counters.record(Transfer::HostToDevice, L.bytesIn);
     dev->counters.record(Transfer::DeviceToHost, L.bytesOut);
     cmd->ev->device = cmd->slot;
+    // The app's profiling times span the slices (the command had no real event).
+    cmd->ev->tStart = L.t0;
+    cmd->ev->tEnd = L.t0 + L.ns;
     return {IssueResult::Done, L.status};
   }
   // Every byte of its buffers in their homes (the slices copy windows from there).
@@ -159,9 +248,9 @@ IssueResult issueVast(Command *cmd) {
   run.device = run.ds->dev->index;
   run.args = cmd->args;
   auto go = [run = std::move(run)]() mutable {
-    uint64_t t0 = nowNs();
+    run.L->t0 = nowNs();
     cl_int st = runSlices(run);
-    run.L->ns = nowNs() - t0;
+    run.L->ns = nowNs() - run.L->t0;
     return st;
   };
   if (!ctx->slots[size_t(cmd->slot)].dev->callsOutsideLock) {

@@ -45,7 +45,7 @@ struct VastLaunch {
   // Set by the run (host work): the command is issued again to record its outputs.
   bool ran = false;
   cl_int status = CL_SUCCESS;
-  uint64_t bytesIn = 0, bytesOut = 0, ns = 0;
+  uint64_t bytesIn = 0, bytesOut = 0, t0 = 0, ns = 0;  // t0: host ns when the slices began
 };
 
 }  // namespace tutti
