@@ -103,47 +103,54 @@ cl_int runSlices(VastRun &run) {
     // (those bytes follow its copy-out below).
     std::vector<std::pair<size_t, Range>> late;  // (arg, bytes) to copy after prev's copy-out
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
-      const Range w = s.window[j];
-      if (w.empty()) continue;
-      const size_t firstPage = w.begin >> L.pageShift, pages = (w.size() + page - 1) >> L.pageShift;
+      const std::vector<PageRun> &runs = s.runs[j];
+      if (runs.empty()) continue;
       std::vector<cl_uint> &vals = lptValues[si * nj + j];
-      vals.resize(pages);
-      std::iota(vals.begin(), vals.end(), cl_uint(0));
-      err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, firstPage * 4, pages * 4, vals.data(), 0,
-                                   nullptr, nullptr);
-      Range shared{};
-      if (prev && sets > 1 && !prev->written[j].empty()) {
-        shared = {std::max(w.begin, prev->written[j].begin), std::min(w.end, prev->written[j].end)};
-        if (shared.empty()) shared = {};
-      }
-      auto copyIn = [&](Range r) {
-        if (r.empty() || err != CL_SUCCESS) return;
-        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, r.begin - w.begin, r.size(),
-                                     run.homes[j] + r.begin, 0, nullptr, nullptr);
-        L.bytesIn += r.size();
-      };
-      if (shared.empty()) {
-        copyIn(w);
-      } else {
-        copyIn({w.begin, shared.begin});
-        copyIn({shared.end, w.end});
-        late.push_back({j, shared});
+      uint64_t pages = 0;
+      for (const PageRun &r : runs) pages += r.count;
+      vals.resize(size_t(pages));
+      IntervalSet prevOut;
+      if (prev && sets > 1)
+        for (const FrameCopy &o : prev->out[j]) prevOut.add(o.r);
+      size_t at = 0;
+      for (const PageRun &r : runs) {
+        if (err != CL_SUCCESS) break;
+        cl_uint *v = vals.data() + at;
+        std::iota(v, v + r.count, cl_uint(r.frame));
+        at += size_t(r.count);
+        err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(r.page) * 4, size_t(r.count) * 4, v, 0,
+                                     nullptr, nullptr);
+        const Range bytes{size_t(r.page) << L.pageShift,
+                          std::min(L.args[j].root->size, size_t(r.page + r.count) << L.pageShift)};
+        // Bytes the previous slice may write come after its copy-out; the rest now.
+        IntervalSet now;
+        now.add(bytes);
+        for (Range sh : prevOut.present(bytes)) {
+          now.remove(sh);
+          late.push_back({j, sh});
+        }
+        for (Range b : now.ranges()) {
+          if (err != CL_SUCCESS) break;
+          err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, frameOffsetOf(runs, b.begin, L.pageShift),
+                                       b.size(), run.homes[j] + b.begin, 0, nullptr, nullptr);
+          L.bytesIn += b.size();
+        }
       }
     }
     // The previous slice's copy-out, after its kernel (the copy queue is in order, so it
     // also comes after this slice's early copy-in, which it overlaps with that kernel).
     if (prev && err == CL_SUCCESS) {
-      for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
-        const Range w = prev->window[j], wr = prev->written[j];
-        if (wr.empty()) continue;
-        err = d.clEnqueueReadBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], CL_FALSE, wr.begin - w.begin,
-                                    wr.size(), run.homes[j] + wr.begin, 1, &prevKernel, nullptr);
-        L.bytesOut += wr.size();
-      }
+      for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
+        for (const FrameCopy &o : prev->out[j]) {
+          if (err != CL_SUCCESS) break;
+          err = d.clEnqueueReadBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], CL_FALSE, o.frameOffset,
+                                      o.r.size(), run.homes[j] + o.r.begin, 1, &prevKernel, nullptr);
+          L.bytesOut += o.r.size();
+        }
       for (auto &[j, r] : late) {
         if (err != CL_SUCCESS) break;
-        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, r.begin - s.window[j].begin, r.size(),
-                                     run.homes[j] + r.begin, 0, nullptr, nullptr);
+        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, frameOffsetOf(s.runs[j], r.begin, L.pageShift),
+                                     r.size(), run.homes[j] + r.begin, 0, nullptr, nullptr);
         L.bytesIn += r.size();
       }
     }
@@ -187,13 +194,13 @@ cl_int runSlices(VastRun &run) {
     ++g_slices;
   }
   // The last slice's copy-out.
-  for (size_t j = 0; prev && j < nj && err == CL_SUCCESS; ++j) {
-    const Range w = prev->window[j], wr = prev->written[j];
-    if (wr.empty()) continue;
-    err = d.clEnqueueReadBuffer(copyQ, frames[(L.slices.size() - 1) % size_t(sets)][j], CL_FALSE,
-                                wr.begin - w.begin, wr.size(), run.homes[j] + wr.begin, 1, &prevKernel, nullptr);
-    L.bytesOut += wr.size();
-  }
+  for (size_t j = 0; prev && j < nj && err == CL_SUCCESS; ++j)
+    for (const FrameCopy &o : prev->out[j]) {
+      if (err != CL_SUCCESS) break;
+      err = d.clEnqueueReadBuffer(copyQ, frames[(L.slices.size() - 1) % size_t(sets)][j], CL_FALSE,
+                                  o.frameOffset, o.r.size(), run.homes[j] + o.r.begin, 1, &prevKernel, nullptr);
+      L.bytesOut += o.r.size();
+    }
   cl_int fin = d.clFinish(copyQ);
   if (copyQ != q) {
     cl_int f2 = d.clFinish(q);
@@ -217,7 +224,7 @@ IssueResult issueVast(Command *cmd) {
     if (L.status == CL_SUCCESS)
       for (size_t j = 0; j < L.args.size(); ++j)
         for (const VastSlice &s : L.slices)
-          if (!s.written[j].empty()) wrote(*L.args[j].root->store, s.written[j], -1);
+          for (const FrameCopy &o : s.out[j]) wrote(*L.args[j].root->store, o.r, -1);
     ++g_launches;
     g_in += L.bytesIn;
     g_out += L.bytesOut;

@@ -28,11 +28,33 @@ struct VastArg {
   size_t frameBytes = 0;    // largest window over the slices: the frame buffer's size
 };
 
+// Logical pages [page, page + count) of a buffer at frames [frame, frame + count).
+struct PageRun {
+  uint64_t page = 0, count = 0, frame = 0;
+};
+
+// Bytes a slice may write, and where they are in its frame buffer.
+struct FrameCopy {
+  Range r;
+  size_t frameOffset = 0;
+};
+
 struct VastSlice {
   uint64_t first = 0, count = 0;  // flattened work-groups
-  std::vector<Range> window;      // per VastArg: page-aligned bytes copied to the frame
-  std::vector<Range> written;     // per VastArg: bytes the slice may write (copied back)
+  // Per VastArg: the pages in its frame buffer (sorted, frames from 0 in page order),
+  // and the bytes copied back (each inside one run).
+  std::vector<std::vector<PageRun>> runs;
+  std::vector<std::vector<FrameCopy>> out;
 };
+
+// Where byte b of a buffer (inside one of runs) lies in the frame buffer.
+inline size_t frameOffsetOf(const std::vector<PageRun> &runs, size_t b, unsigned shift) {
+  uint64_t p = b >> shift;
+  for (const PageRun &r : runs)
+    if (p >= r.page && p < r.page + r.count)
+      return size_t((r.frame + (p - r.page)) << shift) + (b & ((size_t(1) << shift) - 1));
+  return SIZE_MAX;
+}
 
 struct VastLaunch {
   const cc::KernelInfo *info = nullptr;

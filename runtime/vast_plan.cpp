@@ -184,8 +184,14 @@ bool vastPlan(Command *cmd) {
     for (VastArg &a : L->args) {
       Range w, wr;
       windowOf(*L, a, first, lo, w, wr);
-      sl.window.push_back(w);
-      sl.written.push_back(wr);
+      std::vector<PageRun> runs;
+      std::vector<FrameCopy> out;
+      if (!w.empty()) {
+        runs.push_back({w.begin >> L->pageShift, (w.size() + (size_t(1) << L->pageShift) - 1) >> L->pageShift, 0});
+        if (!wr.empty()) out.push_back({wr, wr.begin - w.begin});
+      }
+      sl.runs.push_back(std::move(runs));
+      sl.out.push_back(std::move(out));
       a.frameBytes = std::max(a.frameBytes, w.size());
     }
     L->slices.push_back(std::move(sl));
