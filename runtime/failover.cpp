@@ -13,6 +13,7 @@
 #include "log.h"
 #include "placement.h"
 #include "skmd_exec.h"
+#include "vast_exec.h"
 
 namespace tutti {
 
@@ -31,6 +32,18 @@ bool failOver(Command *cmd, cl_int err) {
   // Host-side commands have no device to avoid; a split launch fails over only if none of
   // its pieces was enqueued (those running could not be taken back).
   if (cmd->kind != CmdKind::Kernel) return false;
+  if (cmd->vast) {
+    // VAST could not run it there (not the device's fault): unless a slice already
+    // wrote into the homes, it runs without VAST on a device that holds it.
+    if (!vastUnstarted(cmd) || cmd->slot < 0 || cmd->slot >= 32) return false;
+    TUTTI_LOG(Warn, "kernel '%s': VAST failed on %s (%s); placing it again", cmd->kernel->name.c_str(),
+              slotOf(cmd, cmd->slot).dev->label().c_str(), clErrorName(err));
+    cmd->avoid |= 1u << cmd->slot;
+    cmd->vast.reset();
+    cmd->slot = -1;
+    std::string why;
+    return placementError(cmd->kernel, cmd->args, why, cmd->avoid) == CL_SUCCESS;
+  }
   int failed = cmd->skmd ? skmdFailedBeforeStart(cmd) : cmd->slot;
   if (failed < 0 || failed >= 32) return false;
   slotOf(cmd, failed).dev->noteFailure(err);

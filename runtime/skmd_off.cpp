@@ -30,6 +30,7 @@ bool vastPlan(Command *) { return false; }
 bool vastMayTake() { return false; }
 IssueResult issueVast(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 VastCounters vastCounters() { return {}; }
+bool vastUnstarted(const Command *) { return false; }
 IssueResult issueSplit(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 cl_int collectSkmd(Command *) { return CL_INVALID_OPERATION; }
 std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *, const std::string &, const std::string &,

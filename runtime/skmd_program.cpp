@@ -119,8 +119,9 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
     // VAST's paged-access variants cost compile time: only where a device may need them
     // (a GPU, a TUTTI_MEM_LIMIT) or TUTTI_VAST=force asks.
     const Settings &set = settings();
+    // Every device gets them then: a CPU device runs the inspector for a GPU's slices.
     req.emit_vast_variants = set.vast == VastMode::Force ||
-                             (set.vast == VastMode::Auto && (ds.dev->isGpu() || ds.dev->memLimited));
+                             (set.vast == VastMode::Auto && (backend().anyGpu() || !set.mem_limit.limits.empty()));
     std::string key = std::string(cc::targetName(req.target)) + arch + (req.emit_vast_variants ? "+vast" : "");
     auto &res = byTarget[key];
     if (!res) {

@@ -10,6 +10,7 @@
 #include "vast_exec.h"
 
 #include <atomic>
+#include <algorithm>
 #include <numeric>
 
 #include "backend.h"
@@ -34,7 +35,187 @@ struct VastRun {
   int device = -1;  // backing-device index, for the trace
   std::vector<ArgValue> args;
   std::vector<char *> homes;  // per VastArg
+  DeviceSlot *inspectDs = nullptr;  // the inspector's device (L->inspect)
 };
+
+// Marks of the inspector's PAS buffers held per launch: at most this many bytes at once
+// (sets are inspected in chunks).
+constexpr uint64_t kPasChunkBytes = 64ull << 20;
+
+// Algorithm 2 (PAS reduction): consecutive sets join the open slice while the pages they
+// add keep it within the budget.
+struct SliceBuilder {
+  VastLaunch &L;
+  uint64_t budget;
+  std::vector<std::vector<uint8_t>> marks;    // per arg, per page: 1 touched, 2 written
+  std::vector<std::vector<uint64_t>> touched;  // per arg: pages marked, in marking order
+  uint64_t pages = 0, first = 0, count = 0;    // of the open slice
+
+  SliceBuilder(VastLaunch &l, uint64_t b) : L(l), budget(b) {
+    for (const VastArg &a : L.args) {
+      marks.emplace_back(size_t(a.pages), 0);
+      touched.emplace_back();
+    }
+  }
+  void close() {
+    if (!count) return;
+    VastSlice s;
+    s.first = first;
+    s.count = count;
+    const unsigned shift = L.pageShift;
+    for (size_t j = 0; j < L.args.size(); ++j) {
+      std::vector<uint64_t> &t = touched[j];
+      std::sort(t.begin(), t.end());
+      std::vector<PageRun> runs;
+      std::vector<FrameCopy> out;
+      uint64_t frame = 0;
+      for (uint64_t p : t) {
+        if (!runs.empty() && runs.back().page + runs.back().count == p) ++runs.back().count;
+        else runs.push_back({p, 1, frame});
+        if (marks[j][p] & 2) {
+          Range r{size_t(p << shift), std::min(L.args[j].root->size, size_t((p + 1) << shift))};
+          if (!out.empty() && out.back().r.end == r.begin && out.back().frameOffset + out.back().r.size() == size_t(frame << shift))
+            out.back().r.end = r.end;
+          else
+            out.push_back({r, size_t(frame << shift)});
+        }
+        marks[j][p] = 0;
+        ++frame;
+      }
+      L.args[j].frameBytes = std::max(L.args[j].frameBytes, size_t(frame << shift));
+      t.clear();
+      s.runs.push_back(std::move(runs));
+      s.out.push_back(std::move(out));
+    }
+    L.slices.push_back(std::move(s));
+    first += count;
+    count = pages = 0;
+  }
+  // One set's marks (per arg: 2 * pages bytes, reads then writes). False: the set alone
+  // exceeds the budget.
+  bool add(uint64_t groups, const std::vector<const uint8_t *> &pas) {
+    uint64_t fresh = 0;
+    for (size_t j = 0; j < L.args.size(); ++j) {
+      const uint64_t n = L.args[j].pages;
+      for (uint64_t p = 0; p < n; ++p)
+        if ((pas[j][p] || pas[j][n + p]) && !marks[j][p]) ++fresh;
+    }
+    if (count && (pages + fresh) << L.pageShift > budget) close();
+    uint64_t setPages = 0;
+    for (size_t j = 0; j < L.args.size(); ++j) {
+      const uint64_t n = L.args[j].pages;
+      for (uint64_t p = 0; p < n; ++p) {
+        uint8_t m = uint8_t((pas[j][p] ? 1 : 0) | (pas[j][n + p] ? 3 : 0));
+        if (!m) continue;
+        ++setPages;
+        if (!marks[j][p]) touched[j].push_back(p), ++pages;
+        marks[j][p] |= m;
+      }
+    }
+    if (setPages << L.pageShift > budget) return false;
+    count += groups;
+    return true;
+  }
+};
+
+cl_int inspectOnce(VastRun &run, uint64_t per);
+
+// Runs the inspector over every set (in chunks) on its CPU device and builds the slices.
+// Eq. 4.1's granularity assumes every group touches an equal share of the buffers; where
+// one set touches more pages than a frame set holds (a transpose's scattered rows), the
+// sets shrink (a quarter each time, down to single groups) and it runs again.
+cl_int inspect(VastRun &run) {
+  VastLaunch &L = *run.L;
+  uint64_t per = L.inspect->groupsPerSet;
+  for (;;) {
+    cl_int err = inspectOnce(run, per);
+    if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || per == 1) {
+      if (err != CL_SUCCESS) TUTTI_LOG(Error, "VAST: one work-group touches more pages than %s holds",
+                                       run.ds->dev->label().c_str());
+      L.inspect->groupsPerSet = per;
+      return err;
+    }
+    per = std::max<uint64_t>(1, per / 4);
+    L.slices.clear();
+    for (VastArg &a : L.args) a.frameBytes = 0;
+  }
+}
+
+cl_int inspectOnce(VastRun &run, uint64_t per) {
+  VastLaunch &L = *run.L;
+  VastInspect &I = *L.inspect;
+  const cl_icd_dispatch &d = icd(run.inspectDs->queue);
+  cl_context c = run.inspectDs->ctx;
+  cl_command_queue q = run.inspectDs->queue;
+  const size_t nj = L.args.size();
+  const uint64_t G = L.nd.totalGroups(), nsets = (G + per - 1) / per;
+  uint64_t marksPerSet = 0;
+  for (const VastArg &a : L.args) marksPerSet += 2 * std::max<uint64_t>(a.pages, 1);
+  const uint64_t chunk = std::min(nsets, std::max<uint64_t>(1, kPasChunkBytes / marksPerSet));
+  cl_int err = CL_SUCCESS;
+  std::vector<cl_mem> pas(nj, nullptr);
+  cl_mem dummy = d.clCreateBuffer(c, CL_MEM_READ_WRITE, 4096, nullptr, &err);
+  auto release = [&] {
+    for (cl_mem m : pas)
+      if (m) d.clReleaseMemObject(m);
+    if (dummy) d.clReleaseMemObject(dummy);
+  };
+  std::vector<std::vector<uint8_t>> host(nj);
+  for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+    host[j].resize(size_t(chunk * 2 * std::max<uint64_t>(L.args[j].pages, 1)));
+    pas[j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, host[j].size(), nullptr, &err);
+  }
+  cl_kernel ik = I.kernel;
+  const cl_uint base = cl_uint(run.args.size());
+  for (cl_uint i = 0; i < base && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = run.args[i];
+    if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(ik, i, a.bytes.size(), a.bytes.data());
+    else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(ik, i, a.localSize, nullptr);
+    else if (a.kind == ArgValue::Mem) {
+      cl_mem m = i < I.bound.size() && I.bound[i] ? I.bound[i] : dummy;
+      err = d.clSetKernelArg(ik, i, sizeof m, &m);
+    }
+  }
+  const cl_uint shift = L.pageShift;
+  const cl_ulong perSet = per;
+  if (err == CL_SUCCESS) err = d.clSetKernelArg(ik, base + cc::kAbiArgs, sizeof shift, &shift);
+  if (err == CL_SUCCESS) err = d.clSetKernelArg(ik, base + cc::kAbiArgs + 1, sizeof perSet, &perSet);
+  for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+    const cl_ulong pages = std::max<uint64_t>(L.args[j].pages, 1);
+    err = d.clSetKernelArg(ik, base + cc::kAbiArgs + 3 + 2 * cl_uint(j), sizeof(cl_mem), &pas[j]);
+    if (err == CL_SUCCESS) err = d.clSetKernelArg(ik, base + cc::kAbiArgs + 4 + 2 * cl_uint(j), sizeof pages, &pages);
+  }
+  SliceBuilder b(L, I.budget);
+  const uint8_t zero = 0;
+  for (uint64_t s0 = 0; s0 < nsets && err == CL_SUCCESS; s0 += chunk) {
+    const uint64_t s1 = std::min(nsets, s0 + chunk);
+    const cl_ulong firstSet = s0;
+    err = d.clSetKernelArg(ik, base + cc::kAbiArgs + 2, sizeof firstSet, &firstSet);
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
+      err = d.clEnqueueFillBuffer(q, pas[j], &zero, 1, 0, host[j].size(), 0, nullptr, nullptr);
+    const uint64_t g0 = s0 * per, g1 = std::min(G, s1 * per);
+    for (const cc::SubLaunch &sub : cc::planPartialLaunch(L.nd, g0, g1 - g0)) {
+      if (err != CL_SUCCESS) break;
+      for (unsigned i = 0; i < cc::kAbiArgs && err == CL_SUCCESS; ++i)
+        err = d.clSetKernelArg(ik, base + i, sizeof(cl_ulong), &sub.abi[i]);
+      size_t g[3], l[3];
+      for (unsigned m = 0; m < 3; ++m) g[m] = size_t(sub.global_size[m]), l[m] = size_t(sub.local_size[m]);
+      if (err == CL_SUCCESS) err = d.clEnqueueNDRangeKernel(q, ik, sub.work_dim, nullptr, g, l, 0, nullptr, nullptr);
+    }
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
+      err = d.clEnqueueReadBuffer(q, pas[j], CL_FALSE, 0, host[j].size(), host[j].data(), 0, nullptr, nullptr);
+    if (err == CL_SUCCESS) err = d.clFinish(q);
+    for (uint64_t s = s0; s < s1 && err == CL_SUCCESS; ++s) {
+      std::vector<const uint8_t *> marks(nj);
+      for (size_t j = 0; j < nj; ++j)
+        marks[j] = host[j].data() + (s - s0) * 2 * std::max<uint64_t>(L.args[j].pages, 1);
+      if (!b.add(std::min(per, G - s * per), marks)) err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+  }
+  if (err == CL_SUCCESS) b.close();
+  release();
+  return err;
+}
 
 // Two frame sets and a copy queue beside the device queue: while slice i runs, slice
 // i+1's window crosses to the other set (Fig. 4.3/4.8). The copy queue is in order, so
@@ -105,21 +286,21 @@ cl_int runSlices(VastRun &run) {
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       const std::vector<PageRun> &runs = s.runs[j];
       if (runs.empty()) continue;
+      // The LPT entries from the slice's first page to its last in one copy (entries
+      // between its runs are never read).
       std::vector<cl_uint> &vals = lptValues[si * nj + j];
-      uint64_t pages = 0;
-      for (const PageRun &r : runs) pages += r.count;
-      vals.resize(size_t(pages));
+      const uint64_t lo = runs.front().page, hi = runs.back().page + runs.back().count;
+      vals.assign(size_t(hi - lo), 0);
+      for (const PageRun &r : runs)
+        std::iota(vals.begin() + ptrdiff_t(r.page - lo), vals.begin() + ptrdiff_t(r.page - lo + r.count),
+                  cl_uint(r.frame));
+      err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(lo) * 4, vals.size() * 4, vals.data(), 0,
+                                   nullptr, nullptr);
       IntervalSet prevOut;
       if (prev && sets > 1)
         for (const FrameCopy &o : prev->out[j]) prevOut.add(o.r);
-      size_t at = 0;
       for (const PageRun &r : runs) {
         if (err != CL_SUCCESS) break;
-        cl_uint *v = vals.data() + at;
-        std::iota(v, v + r.count, cl_uint(r.frame));
-        at += size_t(r.count);
-        err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(r.page) * 4, size_t(r.count) * 4, v, 0,
-                                     nullptr, nullptr);
         const Range bytes{size_t(r.page) << L.pageShift,
                           std::min(L.args[j].root->size, size_t(r.page + r.count) << L.pageShift)};
         // Bytes the previous slice may write come after its copy-out; the rest now.
@@ -154,6 +335,7 @@ cl_int runSlices(VastRun &run) {
         L.bytesIn += r.size();
       }
     }
+    ++L.slicesStarted;
     cl_event copied = nullptr;
     if (err == CL_SUCCESS) err = d.clEnqueueMarkerWithWaitList(copyQ, 0, nullptr, &copied);
     if (err != CL_SUCCESS) break;
@@ -216,6 +398,8 @@ cl_int runSlices(VastRun &run) {
 
 }  // namespace
 
+bool vastUnstarted(const Command *cmd) { return cmd->vast->slicesStarted == 0; }
+
 IssueResult issueVast(Command *cmd) {
   VastLaunch &L = *cmd->vast;
   _cl_context *ctx = cmd->q->ctx;
@@ -249,6 +433,22 @@ IssueResult issueVast(Command *cmd) {
     ready &= ensureHost(ctx, st, a.root->range(), cmd);
     run.homes.push_back(home);
   }
+  // The inspector's data on its CPU device (the zero-copy one holds them in the homes).
+  if (L.inspect) {
+    VastInspect &I = *L.inspect;
+    I.bound.assign(cmd->args.size(), nullptr);
+    cl_int err = CL_SUCCESS;
+    for (uint32_t i : I.dataArgs) {
+      ready &= ensureDevice(ctx, cmd->args[i].mem, I.slot, cmd, &err);
+      if (err != CL_SUCCESS) return {IssueResult::Done, err};
+    }
+    if (!ready) return {IssueResult::Staging, CL_SUCCESS};
+    for (uint32_t i : I.dataArgs) {
+      I.bound[i] = realBuffer(cmd->args[i].mem, I.slot, &err);
+      if (err != CL_SUCCESS) return {IssueResult::Done, err};
+    }
+    run.inspectDs = &ctx->slots[size_t(I.slot)];
+  }
   if (!ready) return {IssueResult::Staging, CL_SUCCESS};
   run.L = cmd->vast;
   run.ds = &ctx->slots[size_t(cmd->slot)];
@@ -256,11 +456,14 @@ IssueResult issueVast(Command *cmd) {
   run.args = cmd->args;
   auto go = [run = std::move(run)]() mutable {
     run.L->t0 = nowNs();
-    cl_int st = runSlices(run);
+    cl_int st = run.L->inspect ? inspect(run) : CL_SUCCESS;
+    if (st == CL_SUCCESS && tracing()) traceSpan(run.device, "vast", "inspector", run.L->t0, nowNs(), 0);
+    if (st == CL_SUCCESS) st = runSlices(run);
     run.L->ns = nowNs() - run.L->t0;
     return st;
   };
-  if (!ctx->slots[size_t(cmd->slot)].dev->callsOutsideLock) {
+  if (!ctx->slots[size_t(cmd->slot)].dev->callsOutsideLock ||
+      (L.inspect && !ctx->slots[size_t(L.inspect->slot)].dev->callsOutsideLock)) {
     // A driver that must not be called beside the lock: the slices run here.
     L.status = go();
     L.ran = true;

@@ -9,6 +9,10 @@ namespace tutti {
 // lock), then, issued again, records what the slices wrote.
 IssueResult issueVast(Command *cmd) REQUIRES(apiMutex);
 
+// Whether a VAST launch that failed had not started a slice yet (its inspector found a
+// work-group too big for the device, say): nothing of it ran, so it may run elsewhere.
+bool vastUnstarted(const Command *cmd);
+
 struct VastCounters {
   uint64_t launches = 0, slices = 0, bytesIn = 0, bytesOut = 0, ns = 0;
 };

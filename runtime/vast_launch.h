@@ -56,17 +56,30 @@ inline size_t frameOffsetOf(const std::vector<PageRun> &runs, size_t b, unsigned
   return SIZE_MAX;
 }
 
+// The inspector (thesis §4.4.1): run on a CPU device before the slices, it marks the pages
+// each set of consecutive work-groups touches; the slices follow from those marks.
+struct VastInspect {
+  int slot = -1;                 // the CPU device it runs on
+  cl_kernel kernel = nullptr;    // <k>__tutti_insp there
+  std::vector<uint32_t> dataArgs;  // arguments it reads: bound to their real buffers there
+  std::vector<cl_mem> bound;     // per kernel argument: the real buffer bound (or null)
+  uint64_t groupsPerSet = 1;     // Eq. 4.1
+  uint64_t budget = 0;           // bytes of one frame set
+};
+
 struct VastLaunch {
+  std::shared_ptr<VastInspect> inspect;  // set: the slices come from the inspector's marks
   const cc::KernelInfo *info = nullptr;
   cc::NDRange nd;
   cc::ScalarArgs scalars;
   cl_kernel paged = nullptr;  // <k>__tutti_paged on the slot
   unsigned pageShift = 16;
   std::vector<VastArg> args;
-  std::vector<VastSlice> slices;
+  std::vector<VastSlice> slices;  // planned, or (inspect) made by the run
   // Set by the run (host work): the command is issued again to record its outputs.
   bool ran = false;
   cl_int status = CL_SUCCESS;
+  size_t slicesStarted = 0;  // by the run: none, and a failure may run the launch elsewhere
   uint64_t bytesIn = 0, bytesOut = 0, t0 = 0, ns = 0;  // t0: host ns when the slices began
 };
 

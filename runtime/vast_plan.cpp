@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "failover.h"
 #include "icd.h"
+#include "memory.h"
 #include "log.h"
 #include "placement.h"
 #include "settings.h"
@@ -101,6 +102,11 @@ uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
   return total;
 }
 
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t total);
+uint64_t movedBytes(const VastLaunch &L);
+bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
+                 std::string &why);
+
 bool refuse(_cl_kernel *k, const std::string &why) {
   TUTTI_LOG(Info, "VAST does not take '%s': %s", k->name.c_str(), why.c_str());
   return false;
@@ -162,6 +168,50 @@ bool vastPlan(Command *cmd) {
   if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
   const uint64_t budget = uint64_t(budgetD);
   const uint64_t total = L->nd.totalGroups();
+  // The index ranges bound what each group range touches: slices follow from them, unless
+  // they are so loose that the slices would move far more than the buffers hold (a
+  // transpose's columns), where the inspector's page marks move only what is touched.
+  bool bounded = true;
+  uint64_t bufferBytes = 0;
+  for (const VastArg &a : L->args) {
+    const cc::ArgInfo &ai = ki->args[a.arg];
+    bounded &= !ai.escapes && (!ai.read || ai.read_range_known) &&
+               (!(ai.written || ai.atomic) || ai.write_range_known);
+    bufferBytes += a.root->size;
+  }
+  bool ranged = bounded && planFromRanges(*L, budget, total);
+  if (!ranged || movedBytes(*L) > 4 * bufferBytes) {
+    std::string why;
+    // Without an inspector, unknown ranges still page whole buffers where those fit.
+    if (!planInspect(cmd, *L, slot, budget, bufferBytes, why) && !ranged &&
+        !planFromRanges(*L, budget, total))
+      return refuse(k, why);
+  }
+  if (L->inspect) {
+    TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",
+              k->name.c_str(), d->label().c_str(), cmd->q->ctx->slots[size_t(L->inspect->slot)].dev->label().c_str(),
+              (unsigned long long)L->inspect->groupsPerSet, (unsigned long long)budget);
+    cmd->slot = slot;
+    cmd->vast = std::move(L);
+    return true;
+  }
+  if (L->slices.empty()) return refuse(k, "one work-group's bytes exceed the device's budget");
+  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)",
+            k->name.c_str(), d->label().c_str(), L->slices.size(),
+            (unsigned long long)L->slices.front().count, (unsigned long long)budget,
+            (unsigned long long)(uint64_t(1) << L->pageShift));
+  cmd->slot = slot;
+  cmd->vast = std::move(L);
+  return true;
+}
+
+namespace {
+
+// Slices from the index ranges. False: one group's bytes exceed the budget, or too many.
+bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t total) {
+  VastLaunch *L = &Lr;
+  L->slices.clear();
+  for (VastArg &a : L->args) a.frameBytes = 0;
   // Slices in order: each the longest group range whose windows fit (doubling, then
   // bisection on the count; windows grow with the range).
   for (uint64_t first = 0; first < total;) {
@@ -171,7 +221,7 @@ bool vastPlan(Command *cmd) {
       if (first + hi == total) break;
       hi = std::min(hi * 2, total - first);
     }
-    if (lo == 0) return refuse(k, "one work-group's bytes exceed the device's budget");
+    if (lo == 0) return L->slices.clear(), false;
     if (lo < hi && first + lo < total) {
       while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
@@ -195,16 +245,71 @@ bool vastPlan(Command *cmd) {
       a.frameBytes = std::max(a.frameBytes, w.size());
     }
     L->slices.push_back(std::move(sl));
-    if (L->slices.size() > kMaxSlices) return refuse(k, "too many slices");
+    if (L->slices.size() > kMaxSlices) return L->slices.clear(), false;
     first += lo;
   }
-  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)",
-            k->name.c_str(), d->label().c_str(), L->slices.size(),
-            (unsigned long long)L->slices.front().count, (unsigned long long)budget,
-            (unsigned long long)(uint64_t(1) << L->pageShift));
-  cmd->slot = slot;
-  cmd->vast = std::move(L);
   return true;
 }
+
+uint64_t movedBytes(const VastLaunch &L) {
+  uint64_t n = 0;
+  for (const VastSlice &s : L.slices)
+    for (const auto &runs : s.runs)
+      for (const PageRun &r : runs) n += r.count << L.pageShift;
+  return n;
+}
+
+// The inspector's plan: a CPU device that runs it (the zero-copy one first: the buffers
+// it reads are the homes there), and Eq. 4.1's groups per set.
+bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
+                 std::string &why) {
+  const std::string &name = cmd->kernel->name;
+  SkmdProgram *sp = skmdProgram(cmd->kernel->program);
+  _cl_context *ctx = cmd->q->ctx;
+  std::vector<int> order;
+  if (zeroCopySlot(ctx) >= 0) order.push_back(zeroCopySlot(ctx));
+  for (int s = 0; s < int(ctx->slots.size()); ++s) order.push_back(s);
+  for (int s : order) {
+    const BackingDevice *dev = ctx->slots[size_t(s)].dev;
+    if (!dev->isCpu() || !mayRunOn(cmd, s) || size_t(s) >= sp->progs.size() || !sp->progs[size_t(s)]) continue;
+    const cc::KernelInfo *ki = skmdKernelInfo(*sp, s, name);
+    if (!ki || ki->inspector_kernel.empty()) {
+      why = ki ? "no inspector: " + ki->inspector_reason : "no inspector";
+      continue;
+    }
+    // The buffers it reads must fit that device (the others are never dereferenced).
+    uint64_t data = 0;
+    for (uint32_t i : ki->inspector_data_args) data += rootOf(cmd->args[i].mem)->size;
+    if (dev->globalMem && data > dev->globalMem) {
+      why = "the inspector's data exceed the CPU device's memory";
+      continue;
+    }
+    auto &v = sp->kernels[ki->inspector_kernel];
+    if (v.empty()) v.assign(sp->progs.size(), nullptr);
+    if (!v[size_t(s)]) {
+      cl_int err = CL_SUCCESS;
+      v[size_t(s)] = icd(sp->progs[size_t(s)]).clCreateKernel(sp->progs[size_t(s)], ki->inspector_kernel.c_str(), &err);
+      if (err != CL_SUCCESS) v[size_t(s)] = nullptr;
+    }
+    if (!v[size_t(s)]) {
+      why = "the inspector does not build on the CPU device";
+      continue;
+    }
+    auto in = std::make_shared<VastInspect>();
+    in->slot = s;
+    in->kernel = v[size_t(s)];
+    in->dataArgs = ki->inspector_data_args;
+    in->budget = budget;
+    in->groupsPerSet = cc::vastGroupsPerPas(budget, bufferBytes, L.nd.totalGroups());
+    L.inspect = std::move(in);
+    L.slices.clear();
+    (void)target;
+    return true;
+  }
+  if (why.empty()) why = "no CPU device to run the inspector";
+  return false;
+}
+
+}  // namespace
 
 }  // namespace tutti
