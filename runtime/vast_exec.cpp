@@ -26,7 +26,7 @@ namespace tutti {
 
 namespace {
 
-std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0};
+std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0};
 
 // What a run needs, copied under the lock: it runs without it.
 struct VastRun {
@@ -405,11 +405,13 @@ IssueResult issueVast(Command *cmd) {
   _cl_context *ctx = cmd->q->ctx;
   if (L.ran) {
     // The homes now hold what the slices wrote; every replica of those bytes is stale.
-    if (L.status == CL_SUCCESS)
-      for (size_t j = 0; j < L.args.size(); ++j)
-        for (const VastSlice &s : L.slices)
-          for (const FrameCopy &o : s.out[j]) wrote(*L.args[j].root->store, o.r, -1);
+    // After a failure too: a slice may have written back before it.
+    for (size_t j = 0; j < L.args.size(); ++j)
+      for (size_t si = 0; si < std::min(L.slicesStarted, L.slices.size()); ++si)
+        for (const FrameCopy &o : L.slices[si].out[j]) wrote(*L.args[j].root->store, o.r, -1);
+    if (L.status != CL_SUCCESS) return {IssueResult::Done, L.status};
     ++g_launches;
+    if (L.inspect) ++g_inspected;
     g_in += L.bytesIn;
     g_out += L.bytesOut;
     g_ns += L.ns;
@@ -480,7 +482,7 @@ IssueResult issueVast(Command *cmd) {
 }
 
 VastCounters vastCounters() {
-  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load()};
+  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load()};
 }
 
 }  // namespace tutti
