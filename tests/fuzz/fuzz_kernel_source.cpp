@@ -7,7 +7,8 @@
 //
 // The input is the source itself, so the seed corpus (tests/fuzz/corpus/kernel_source:
 // Tutti's compiler corpus, the bundled apps' and MapReduce kernels, piglit programs) is
-// plain OpenCL C that libFuzzer mutates near validity, helped by kernel_source.dict. An
+// plain OpenCL C that libFuzzer mutates, helped by kernel_source.dict, and that the custom
+// mutator below (half of all mutations) changes token by token to stay near validity. An
 // optional first line "//fuzz:FLAGS|OPTIONS" (a comment to Clang) picks the request:
 // FLAGS v = VAST variants, t = trace variants, i = keep IR, n = NVPTX (PTX), s = Source
 // target; OPTIONS are the app's build options. Without it a hash of the input picks the
@@ -20,6 +21,8 @@
 // damaged copies of the saved bytes must be rejected or read, never crash. The few
 // properties the API documents (partial launches cover exactly their groups, concatUnit's
 // units, an error text on failure, no invalid module after Tutti's passes) abort here.
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -156,7 +159,169 @@ void roundTrip(const CompileResult &res, Rng &r) {
   }
 }
 
+// --- Structure-aware mutation -----------------------------------------------------------
+// libFuzzer's byte mutations turn most kernels into parse errors, which never reach Tutti's
+// passes. Half the mutations here work on OpenCL C tokens instead and keep the program
+// well-formed more often: another number, a sibling operator, an identifier of the same
+// source or a work-item query in place of one, a line repeated, dropped or moved, a
+// statement with a hazard (barrier, atomic, early return, loop) put in, the VAST and trace
+// flags toggled. The other half, and whatever does not fit, go to libFuzzer's own.
+
+struct Tok {
+  size_t b, e;
+  char kind;  // 'i' identifier, 'n' number, 'p' punctuation, ' ' space / comment / string
+};
+
+std::vector<Tok> tokenize(const std::string &s) {
+  std::vector<Tok> t;
+  size_t i = 0, n = s.size();
+  auto ident = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  while (i < n) {
+    size_t b = i;
+    char c = s[i];
+    if (std::isdigit((unsigned char)c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
+      while (i < n && (ident(s[i]) || s[i] == '.')) ++i;
+      t.push_back({b, i, 'n'});
+    } else if (ident(c)) {
+      while (i < n && ident(s[i])) ++i;
+      t.push_back({b, i, 'i'});
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i < n && s[i] != '\n') ++i;
+      t.push_back({b, i, ' '});
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      size_t e = s.find("*/", i + 2);
+      i = e == std::string::npos ? n : e + 2;
+      t.push_back({b, i, ' '});
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < n && s[i] != c; ++i)
+        if (s[i] == '\\') ++i;
+      i = std::min(i + 1, n);
+      t.push_back({b, i, ' '});
+    } else if (std::isspace((unsigned char)c)) {
+      while (i < n && std::isspace((unsigned char)s[i])) ++i;
+      t.push_back({b, i, ' '});
+    } else {
+      static const char *kTwo[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "+=", "-=", "*=", "->"};
+      size_t len = 1;
+      for (const char *op : kTwo)
+        if (s.compare(i, 2, op) == 0) len = 2;
+      i += len;
+      t.push_back({b, i, 'p'});
+    }
+  }
+  return t;
+}
+
+std::vector<size_t> lineStarts(const std::string &s) {
+  std::vector<size_t> v{0};
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '\n' && i + 1 < s.size()) v.push_back(i + 1);
+  return v;
+}
+
+bool mutateSource(std::string &s, Rng &r) {
+  std::vector<Tok> toks = tokenize(s);
+  auto pick = [&](char kind) -> const Tok * {
+    std::vector<const Tok *> c;
+    for (const Tok &t : toks)
+      if (t.kind == kind) c.push_back(&t);
+    return c.empty() ? nullptr : c[r.below(c.size())];
+  };
+  auto replace = [&](const Tok *t, const std::string &with) {
+    if (!t) return false;
+    s.replace(t->b, t->e - t->b, with);
+    return true;
+  };
+  switch (r.below(8)) {
+    case 0: {
+      static const char *kNum[] = {"0", "1", "2", "3", "4", "7", "15", "16", "17", "31", "32", "64", "255",
+                                   "256", "1024", "65536", "0x7fffffff", "0x80000000u", "0xffffffffu",
+                                   "-1", "1.5f", "0.0f", "1e30f", "9223372036854775807L"};
+      return replace(pick('n'), kNum[r.below(sizeof kNum / sizeof *kNum)]);
+    }
+    case 1: {
+      static const std::vector<std::vector<std::string>> kOps = {
+          {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"},
+          {"<", "<=", ">", ">=", "==", "!="},
+          {"&&", "||"},
+          {"++", "--"},
+          {"+=", "-=", "*="}};
+      std::vector<const Tok *> c;
+      for (const Tok &t : toks)
+        if (t.kind == 'p') c.push_back(&t);
+      for (int tries = 0; tries < 8 && !c.empty(); ++tries) {
+        const Tok *t = c[r.below(c.size())];
+        std::string op = s.substr(t->b, t->e - t->b);
+        for (auto &cls : kOps)
+          if (std::find(cls.begin(), cls.end(), op) != cls.end()) return replace(t, cls[r.below(cls.size())]);
+      }
+      return false;
+    }
+    case 2: {
+      const Tok *from = pick('i'), *to = pick('i');
+      if (!from || !to) return false;
+      return replace(to, s.substr(from->b, from->e - from->b));
+    }
+    case 3: {
+      static const char *kWi[] = {"get_global_id(0)", "get_global_id(1)", "get_local_id(0)", "get_group_id(0)",
+                                  "get_group_id(2)", "get_local_size(0)", "get_global_size(0)",
+                                  "get_num_groups(1)", "get_global_offset(0)", "get_work_dim()",
+                                  "get_global_linear_id()", "get_enqueued_local_size(0)"};
+      return replace(pick('i'), kWi[r.below(sizeof kWi / sizeof *kWi)]);
+    }
+    case 4: case 5: {
+      std::vector<size_t> ls = lineStarts(s);
+      size_t a = r.below(ls.size());
+      size_t ae = a + 1 < ls.size() ? ls[a + 1] : s.size();
+      std::string line = s.substr(ls[a], ae - ls[a]);
+      if (line.empty() || line.back() != '\n') line += '\n';
+      size_t at = ls[r.below(ls.size())];
+      unsigned how = unsigned(r.below(3));
+      if (how != 0) s.erase(ls[a], ae - ls[a]);   // drop or move
+      if (how == 1) return true;
+      if (at > s.size()) at = s.size();
+      s.insert(at, line);                          // copy or move
+      return true;
+    }
+    case 6: {
+      static const char *kStmt[] = {
+          "barrier(CLK_LOCAL_MEM_FENCE);\n", "barrier(CLK_GLOBAL_MEM_FENCE);\n",
+          "if (get_global_id(0) >= 7) return;\n", "mem_fence(CLK_GLOBAL_MEM_FENCE);\n",
+          "for (int i_ = 0; i_ < (int)get_local_size(0); ++i_) {\n", "}\n",
+          "if (get_local_id(0) == 0) {\n", "printf(\"%d\\n\", (int)get_global_id(0));\n",
+          "__local int l_[64];\n", "l_[get_local_id(0) & 63] = 1;\n",
+          "int gid_ = get_global_id(0);\n", "size_t g2_ = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"};
+      std::vector<size_t> ls = lineStarts(s);
+      s.insert(ls[r.below(ls.size())], kStmt[r.below(sizeof kStmt / sizeof *kStmt)]);
+      return true;
+    }
+    default: {
+      static const char kCtl[] = "//fuzz:";
+      static const char *kFlags[] = {"v", "t", "vt", "", "v|-cl-fast-relaxed-math", "t|-DN=16", "n", "s",
+                                     "i", "v|-cl-opt-disable"};
+      std::string line = std::string(kCtl) + kFlags[r.below(sizeof kFlags / sizeof *kFlags)] + "\n";
+      if (s.compare(0, sizeof kCtl - 1, kCtl) == 0) s.erase(0, std::min(s.find('\n'), s.size() - 1) + 1);
+      s.insert(0, line);
+      return true;
+    }
+  }
+}
+
 }  // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned seed) {
+  Rng r{seed};
+  if (r.below(2)) {
+    std::string s(reinterpret_cast<const char *>(data), size);
+    if (mutateSource(s, r) && !s.empty() && s.size() <= max_size) {
+      std::memcpy(data, s.data(), s.size());
+      return s.size();
+    }
+  }
+  return LLVMFuzzerMutate(data, size, max_size);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string src(reinterpret_cast<const char *>(data), size);
@@ -185,6 +350,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   CompileResult res = compile(req);
+  // To see what a reproducer does: TUTTI_FUZZ_VERBOSE=1 fuzz_kernel_source FILE.
+  static const bool verbose = std::getenv("TUTTI_FUZZ_VERBOSE") != nullptr;
+  if (verbose)
+    std::fprintf(stderr, "ok=%d kernels=%zu vast=%d error: %.300s\n", res.ok, res.kernels.size(),
+                 req.emit_vast_variants, res.error.c_str());
   if (!res.ok) {
     if (res.error.empty()) fail("ok == false without an error text");
     // Tutti's own passes must leave a valid module whatever the source was (the prefix
