@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# fuzz.sh - the libFuzzer targets of tests/fuzz for a long run (the suite runs each 60 s).
+# fuzz.sh - the libFuzzer targets of tests/fuzz for a long run (the suite runs each a
+# minute or two).
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 3600)] [TARGET...]
 # Findings (crash, leak, timeout inputs) land in build-fuzz/tests/fuzz/found/<target>/;
 # add a fixed bug's reproducer to tests/fuzz/corpus/<target>/ with the fix.
@@ -8,7 +9,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-3600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(settings profile_db api)
+[ ${#targets[@]} -eq 0 ] && targets=(settings profile_db api kernel_source)
 scripts/install-deps.sh
 CC=clang-15 CXX=clang++-15 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTUTTI_WITH_COMPILER=OFF -DTUTTI_FUZZ=ON -DTUTTI_SANITIZE=address,undefined \

@@ -110,7 +110,9 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   FilteredOptions fo = filterOptions(req.options);
   for (auto &d : fo.dropped) res.log += "note: build option '" + d + "' ignored by the Tutti compiler\n";
 
-  LLVMContext Ctx;
+  // On the heap: leaked, not destroyed, when Clang crashed inside it (FrontendResult::crashed).
+  auto ctxOwner = std::make_unique<LLVMContext>();
+  LLVMContext &Ctx = *ctxOwner;
   std::string llvmDiag;
   bool llvmError = false;
   Ctx.setDiagnosticHandler(std::make_unique<CollectingHandler>(&llvmDiag, &llvmError));
@@ -119,6 +121,7 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   FrontendResult fr = parseOpenCL(Ctx, req.source, fo, triple);
   if (!fr.module) {
     res.error = fr.diagnostics.empty() ? "frontend failed" : fr.diagnostics;
+    if (fr.crashed) (void)ctxOwner.release();
     return res;
   }
   res.log += fr.diagnostics;

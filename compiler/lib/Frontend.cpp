@@ -5,6 +5,8 @@
 // embedded, so no Clang resource directory is needed at run time.
 #include "Frontend.h"
 
+#include <mutex>
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
@@ -15,6 +17,7 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Frontend/Utils.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -113,6 +116,28 @@ class StringDiagConsumer : public clang::TextDiagnosticPrinter {
  public:
   using TextDiagnosticPrinter::TextDiagnosticPrinter;
 };
+
+// Clang 15 crashes on some invalid sources (fuzz_kernel_source found `int n; int a[n];
+// int a[n+1];` at program scope: a segfault in its parser). Inside an app that would kill
+// the app, so the parse runs under LLVM's CrashRecoveryContext, as libclang does: a signal
+// in Clang on this thread unwinds to ExecuteAction's caller and the program is reported as
+// not compilable (the drivers' own compilers then see it). LLVM installs its handlers
+// process-wide and has no count of users, so this one does: they are in place only while
+// some thread parses; a signal on a thread that is not parsing gives the previous handlers
+// back and is raised again for them.
+std::mutex gRecoveryMutex;
+unsigned gRecoveryUsers = 0;
+
+struct RecoveryScope {
+  RecoveryScope() {
+    std::lock_guard<std::mutex> l(gRecoveryMutex);
+    if (gRecoveryUsers++ == 0) llvm::CrashRecoveryContext::Enable();
+  }
+  ~RecoveryScope() {
+    std::lock_guard<std::mutex> l(gRecoveryMutex);
+    if (--gRecoveryUsers == 0) llvm::CrashRecoveryContext::Disable();
+  }
+};
 }  // namespace
 
 FrontendResult parseOpenCL(llvm::LLVMContext &Ctx, const std::string &source,
@@ -161,13 +186,30 @@ FrontendResult parseOpenCL(llvm::LLVMContext &Ctx, const std::string &source,
   inv->getFrontendOpts().DisableFree = false;
   inv->getCodeGenOpts().DisableFree = false;
 
-  clang::CompilerInstance CI;
+  // On the heap: after a crash both are left as they are (leaked), never destroyed.
+  auto ciOwner = std::make_unique<clang::CompilerInstance>();
+  auto actOwner = std::make_unique<clang::EmitLLVMOnlyAction>(&Ctx);
+  clang::CompilerInstance &CI = *ciOwner;
+  clang::EmitLLVMOnlyAction &act = *actOwner;
   CI.setInvocation(inv);
   CI.createDiagnostics(new StringDiagConsumer(diagOS, &CI.getDiagnosticOpts()), true);
   CI.createFileManager(overlay);
   CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());  // "N errors generated." 
-  clang::EmitLLVMOnlyAction act(&Ctx);
-  bool ok = CI.ExecuteAction(act);
+  bool ok = false;
+  bool finished;
+  {
+    RecoveryScope scope;
+    llvm::CrashRecoveryContext crc;
+    finished = crc.RunSafely([&] { ok = CI.ExecuteAction(act); });
+  }
+  if (!finished) {
+    (void)ciOwner.release();
+    (void)actOwner.release();
+    R.crashed = true;
+    diagOS.flush();
+    R.diagnostics = "the OpenCL C frontend (Clang 15) crashed on this program\n" + R.diagnostics;
+    return R;
+  }
   diagOS.flush();
   if (!ok || CI.getDiagnostics().hasErrorOccurred()) return R;
   R.module = act.takeModule();

@@ -26,6 +26,9 @@ struct FrontendResult {
   std::unique_ptr<llvm::Module> module;  // null on error
   std::string diagnostics;
   std::vector<std::string> deps;         // included files (absolute or as found)
+  // Clang itself crashed on this source and was stopped (see parseOpenCL): the context's
+  // modules may be half built, so the caller must leak the LLVMContext, never destroy it.
+  bool crashed = false;
 };
 
 FrontendResult parseOpenCL(llvm::LLVMContext &Ctx, const std::string &source,

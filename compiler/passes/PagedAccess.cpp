@@ -168,7 +168,10 @@ PreservedAnalyses PagedAccessPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return extra;
   };
   auto transform = [&](Function &NF, const std::vector<unsigned> &bufs, VastOutcome &out) {
-    Pager pg{NF, origArgCount(NF), bufs, {}, nullptr, {}, {}, {}};
+    // DenseMap spelled out: its default constructor is explicit, which clang (unlike gcc)
+    // refuses for a {} initializer.
+    Pager pg{NF, origArgCount(NF), bufs, {}, nullptr, DenseMap<Value *, Value *>(),
+             DenseMap<Value *, Value *>(), {}};
     unsigned idx = origArgCount(NF) + kAbiArgs + 1;
     for (unsigned a : bufs) {
       pg.lptParam[a] = idx;

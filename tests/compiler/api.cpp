@@ -123,6 +123,18 @@ int main(int argc, char **argv) {
     CHECK(s.kernels.size() == 1 && s.kernels[0].partition_kernel.empty(), "no variants for source");
   }
 
+  // Clang 15 itself segfaults on this (found by fuzz_kernel_source): the crash is caught,
+  // the program reported as not compilable, and the compiler still works afterwards.
+  {
+    CompileRequest q;
+    q.source = "int n;\nint a[n];\nint a[n+1];\n";
+    CompileResult c = compile(q);
+    CHECK(!c.ok && c.error.find("crashed") != std::string::npos, "clang crash: %s", c.error.c_str());
+    CompileRequest v;
+    v.source = readFile(corpus + "/vecadd.cl");
+    CHECK(compile(v).ok, "compile after a clang crash");
+  }
+
   // concurrent compiles (the runtime may compile from several threads)
   {
     const char *files[] = {"vecadd.cl", "matmul.cl", "stencil3d.cl", "histogram.cl"};

@@ -1,0 +1,3 @@
+int n;
+int a[n];
+int a[n+1];

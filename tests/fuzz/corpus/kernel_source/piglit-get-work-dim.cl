@@ -1,0 +1,4 @@
+kernel void builtin_work_dim( __global int *ret ) {
+  *ret = get_work_dim();
+}
+
