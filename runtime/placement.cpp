@@ -81,7 +81,7 @@ cl_int placementError(_cl_kernel *k, const std::vector<ArgValue> &args, std::str
   if (vastMayTake()) return CL_SUCCESS;
   why = "kernel '" + k->name +
         "' cannot be placed: its buffers exceed the memory of every backing device "
-        "(virtual GPU memory is not available yet)";
+        "and VAST cannot page it";
   return CL_MEM_OBJECT_ALLOCATION_FAILURE;
 }
 
