@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# vast_fig.sh - thesis Fig. 4.10 / 4.11 equivalents for VAST (issue 18), from the bundle.
+#
+#   ./vast_fig.sh OUT_DIR [--apps A,B] [--repeat 3] [--ratio 3] [--size small] [--timeout 120]
+#
+# For each app: natively on the GPU and on the PoCL CPU device, then under Tutti on the GPU
+# with TUTTI_MEM_LIMIT set to the app's buffer bytes / RATIO (Fig. 4.10: data RATIO x the
+# budget; VAST vs the CPU), and with TUTTI_VAST=force and no limit (Fig. 4.11: data that
+# fit, forced through VAST; vs the in-memory GPU run). Medians of REPEAT runs of each, the
+# runs interleaved; wall_ms of each app's RESULT line (transfers included). Writes
+# OUT_DIR/vast.tsv, vast.json and vast.md. Each app checks its own result: a run that does
+# not PASS is reported as such, never timed.
+set -u
+out=${1:?usage: vast_fig.sh OUT_DIR [--apps A,B] [--repeat N] [--ratio R] [--size S]}
+shift
+apps="BlackScholes,FDTD3d,MatrixMultiplication,MedianFilter,MersenneTwister,Nbody,Reduction,SobelFilter"
+repeat=3 ratio=3 size=small tmo=120
+while [ $# -gt 0 ]; do
+  case $1 in
+    --apps) apps=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --ratio) ratio=$2; shift 2 ;;
+    --size) size=$2; shift 2 ;;
+    --timeout) tmo=$2; shift 2 ;;
+    *) echo "vast_fig.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/env.sh" > /dev/null
+lib=$here/lib/libtutti.so
+mkdir -p "$out"
+list=$("$here/apps/VectorAdd" --list 2>&1)
+# VAST_FIG_GPU / VAST_FIG_CPU: device name patterns (a PoCL-only machine can stand in a
+# 'basic' device for the GPU to check the script).
+gmatch=${VAST_FIG_GPU:-nvidia} cmatch=${VAST_FIG_CPU:-pthread}
+gpu=$(grep -i "$gmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
+cpu=$(grep -i "$cmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
+tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
+       grep "backing device" | grep -i "$gmatch" | head -1 | sed 's/.*backing device \([0-9]*\):.*/\1/')
+[ -n "$gpu" ] && [ -n "$cpu" ] && [ -n "$tgpu" ] || { echo "vast_fig.sh: need an NVIDIA GPU and a CPU device" >&2; exit 1; }
+echo "native GPU --device $gpu, CPU --device $cpu; Tutti's GPU is backing device $tgpu"
+
+# wall_ms of one run, or FAIL/ERROR; BYTES= from the app's buffers (Tutti's stats).
+one() {  # app mode
+  local app=$1 mode=$2 line
+  case $mode in
+    gpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" --device "$gpu" 2>&1) ;;
+    cpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" --device "$cpu" 2>&1) ;;
+    vast) line=$(TUTTI_MEM_LIMIT=$tgpu:$limit TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
+                 timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
+    forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
+                   timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
+  esac
+  local st wall slices
+  st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)
+  wall=$(grep RESULT <<<"$line" | grep -o 'wall_ms=[0-9.]*' | cut -d= -f2)
+  slices=$(grep -o 'vast_slices=[0-9]*' <<<"$line" | cut -d= -f2)
+  if [ "$st" != PASS ]; then echo "${st:-TIMEOUT} -"; else echo "$wall ${slices:-0}"; fi
+}
+median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
+
+printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\n" > "$out/vast.tsv"
+for app in ${apps//,/ }; do
+  # The app's buffer bytes: what a forced run moved in (one slice holds every buffer).
+  probe=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
+          timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1)
+  bytes=$(grep -o 'vast_in_bytes=[0-9]*' <<<"$probe" | cut -d= -f2)
+  [ -n "$bytes" ] || { echo "$app: VAST did not take it ($(grep -o "VAST does not take.*" <<<"$probe" | head -1))"; continue; }
+  limit=$((bytes / ratio))
+  declare -A t=() s=()
+  for ((r = 0; r < repeat; r++)); do
+    for m in gpu cpu vast forced; do
+      read -r ms sl <<<"$(one "$app" $m)"
+      t[$m]="${t[$m]:-} $ms"
+      s[$m]=$sl
+    done
+  done
+  g=$(median <<<"${t[gpu]}") c=$(median <<<"${t[cpu]}") v=$(median <<<"${t[vast]}") f=$(median <<<"${t[forced]}")
+  vc=$(awk -v a="$c" -v b="$v" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
+  fg=$(awk -v a="$g" -v b="$f" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$app" "$bytes" "$limit" "$g" "$c" "$v" "${s[vast]}" "$f" \
+    "${s[forced]}" "$vc" "$fg" | tee -a "$out/vast.tsv"
+  unset t s
+done
+python3 - "$out" <<'PY'
+import csv, json, math, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(f"{out}/vast.tsv"), delimiter="\t"))
+json.dump(rows, open(f"{out}/vast.json", "w"), indent=1)
+def geo(key):
+    v = [float(r[key]) for r in rows if r[key] not in ("-", "")]
+    return math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+with open(f"{out}/vast.md", "w") as f:
+    f.write("| app | buffers MB | limit MB | GPU ms | CPU ms | VAST ms (slices) | VAST vs CPU | forced ms (slices) | forced vs GPU |\n")
+    f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    for r in rows:
+        f.write(f"| {r['app']} | {int(r['buffer_bytes'])/2**20:.1f} | {int(r['limit'])/2**20:.1f} | {r['gpu_ms']} | {r['cpu_ms']} | "
+                f"{r['vast_ms']} ({r['vast_slices']}) | {r['vast_vs_cpu']}x | {r['forced_ms']} ({r['forced_slices']}) | {r['forced_vs_gpu']}x |\n")
+    f.write(f"\nFig. 4.10 (VAST over the CPU device, data beyond the GPU budget): geomean {geo('vast_vs_cpu'):.2f}x\n")
+    f.write(f"Fig. 4.11 (forced VAST over the in-memory GPU run, data that fit): geomean {geo('forced_vs_gpu'):.2f}x\n")
+print(open(f"{out}/vast.md").read())
+PY
