@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "icd.h"
 #include "info.h"
+#include "skmd.h"
 #include "objects.h"
 #include "settings.h"
 
@@ -90,7 +91,12 @@ const MemoryLimits &memoryLimits() {
   static const MemoryLimits limits = [] {
     std::vector<MemoryLimits> d;
     for (BackingDevice *b : devs()) d.push_back({b->globalMem, b->maxAlloc});
-    return virtualMemoryLimits(hostMemory(), d, settings().global_mem_mb << 20);
+    // VAST can page launches through a GPU (the compiler's paged kernels, TUTTI_VAST):
+    // buffers then need only fit the host. Not on CPU-only machines, whose PoCL devices
+    // refuse allocations beyond their own limit.
+    bool paged = kernelCompilerLinked() && settings().vast != VastMode::Off &&
+                 std::any_of(devs().begin(), devs().end(), [](BackingDevice *b) { return b->isGpu(); });
+    return virtualMemoryLimits(hostMemory(), d, settings().global_mem_mb << 20, paged);
   }();
   return limits;
 }
@@ -146,7 +152,7 @@ const char *kSafeExtensions[] = {
 }  // namespace
 
 MemoryLimits virtualMemoryLimits(cl_ulong hostMemory, const std::vector<MemoryLimits> &devices,
-                                 cl_ulong setGlobal) {
+                                 cl_ulong setGlobal, bool paged) {
   constexpr cl_ulong kGiB = cl_ulong(1) << 30;
   cl_ulong largestGlobal = 0, largestAlloc = 0;
   for (const MemoryLimits &d : devices) {
@@ -160,13 +166,16 @@ MemoryLimits virtualMemoryLimits(cl_ulong hostMemory, const std::vector<MemoryLi
     // every buffer has a home in host memory, and the app and the OS need room beside them.
     const cl_ulong reserve = std::max(hostMemory / 4, kGiB);
     v.global = hostMemory > reserve ? hostMemory - reserve : hostMemory / 2;
-    // A launch runs whole on one device, whose memory must hold its buffers.
-    if (largestGlobal) v.global = std::min(v.global, largestGlobal);
+    // A launch runs whole on one device, whose memory must hold its buffers, unless VAST
+    // pages it through a GPU (issue 18): then the homes in host memory are the limit.
+    if (largestGlobal && !paged) v.global = std::min(v.global, largestGlobal);
   }
   // One buffer must fit a device's largest allocation, as on a real device; the spec's
   // minimum is max(min(1 GiB, global / 4), 32 MiB).
   const cl_ulong specMin = std::max(std::min(kGiB, v.global / 4), cl_ulong(32) << 20);
   v.maxAlloc = std::min(v.global, std::max(largestAlloc ? largestAlloc : v.global / 4, specMin));
+  // VAST keeps a buffer beyond a device's largest allocation in frames there.
+  if (paged) v.maxAlloc = v.global;
   return v;
 }
 

@@ -42,11 +42,12 @@ std::string virtualDeviceName();
 
 // CL_DEVICE_GLOBAL_MEM_SIZE and CL_DEVICE_MAX_MEM_ALLOC_SIZE of the virtual device, from
 // the host's memory, each backing device's two values and TUTTI_GLOBAL_MEM_MB in bytes
-// (0: automatic). device_info.cpp says why.
+// (0: automatic). device_info.cpp says why. paged: VAST runs launches whose buffers
+// exceed a GPU on it, so the virtual device's memory is the host's.
 struct MemoryLimits {
   cl_ulong global = 0, maxAlloc = 0;
 };
 MemoryLimits virtualMemoryLimits(cl_ulong hostMemory, const std::vector<MemoryLimits> &devices,
-                                 cl_ulong setGlobal);
+                                 cl_ulong setGlobal, bool paged = false);
 
 }  // namespace tutti

@@ -19,6 +19,8 @@ const cc::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std:
   return nullptr;
 }
 
+bool kernelCompilerLinked() { return true; }
+
 cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
   auto &v = sp.kernels[ki.name];
   if (v.empty()) v.assign(sp.progs.size(), nullptr);

@@ -35,6 +35,9 @@ struct SkmdProgram {
   ~SkmdProgram();
 };
 
+// Whether this build has the kernel compiler (SKMD, MKMD, VAST); skmd_off.cpp: false.
+bool kernelCompilerLinked();
+
 // Compiles and builds p's partition-ready variants once (runtime lock held).
 SkmdProgram *skmdProgram(_cl_program *p);
 

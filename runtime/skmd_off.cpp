@@ -28,6 +28,7 @@ bool profileLaunch(Command *) { return false; }
 // VAST needs the compiler's paged-access kernels.
 bool vastPlan(Command *) { return false; }
 bool vastMayTake() { return false; }
+bool kernelCompilerLinked() { return false; }
 IssueResult issueVast(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 VastCounters vastCounters() { return {}; }
 bool vastUnstarted(const Command *) { return false; }

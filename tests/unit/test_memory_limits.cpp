@@ -35,6 +35,16 @@ TEST(MemoryLimits, NoMoreThanTheLargestDevice) {
   EXPECT_EQ(v.maxAlloc, 20 * kGiB);
 }
 
+// VAST pages launches through the GPU (issue 18): host memory less the reserve, and one
+// buffer may take all of it (its frames on the GPU are what must fit there).
+TEST(MemoryLimits, PagedThroughAGpuReportsHostMemory) {
+  MemoryLimits v = virtualMemoryLimits(128 * kGiB, {{80 * kGiB, 20 * kGiB}}, 0, true);
+  EXPECT_EQ(v.global, 96 * kGiB);
+  EXPECT_EQ(v.maxAlloc, 96 * kGiB);
+  v = virtualMemoryLimits(128 * kGiB, {{80 * kGiB, 20 * kGiB}}, 32 * kGiB, true);
+  EXPECT_EQ(v.global, 32 * kGiB) << "TUTTI_GLOBAL_MEM_MB still decides";
+}
+
 // Small hosts keep at least 1 GiB; the allocation limit never drops below the spec's
 // minimum, max(min(1 GiB, global / 4), 32 MiB), nor rises above global.
 TEST(MemoryLimits, SmallHostsAndSpecMinimum) {
