@@ -1,12 +1,10 @@
 // vast_exec.cpp - running a VAST launch's slices on its device (issue 18).
 //
-// Each slice: the LPT entries of its window's pages (frame i holds the window's i-th
-// page), the window's bytes from the homes into the frame buffers, the paged-access
-// kernel over the slice's groups, and the bytes the slice may write back into the
-// homes. The copies go through the device's in-order queue and each slice ends with a
-// clFinish, so a slice starts from the homes as the slices before it left them: a page
-// that two slices touch carries the first one's writes into the second (atomics too),
-// and bytes a slice may write but does not are copied back unchanged.
+// Each slice: the LPT entries of its pages (frames in page order), its pages from the
+// homes into the frame buffers, the paged-access kernel over the slice's groups, and the
+// bytes the slice may write back into the homes. A slice starts from the bytes as the
+// slices before it left them: a page two slices touch carries the first one's writes into
+// the second (atomics too), and bytes a slice may write but does not go back unchanged.
 #include "vast_exec.h"
 
 #include <atomic>
@@ -26,7 +24,7 @@ namespace tutti {
 
 namespace {
 
-std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0};
+std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0};
 
 // What a run needs, copied under the lock: it runs without it.
 struct VastRun {
@@ -220,8 +218,8 @@ cl_int inspectOnce(VastRun &run, uint64_t per) {
 // Two frame sets and a copy queue beside the device queue: while slice i runs, slice
 // i+1's window crosses to the other set (Fig. 4.3/4.8). The copy queue is in order, so
 // slice i+2's copy-in, which reuses slice i's frames, comes after slice i's copy-out;
-// bytes of slice i+1's window that slice i may write are copied in only after slice i's
-// copy-out has put them in the home (shared pages, Fig. 4.7).
+// bytes of slice i+1's window that slice i may write come from slice i's frames, copied
+// on the device once slice i's kernel is done (shared pages, Fig. 4.7).
 cl_int runSlices(VastRun &run) {
   VastLaunch &L = *run.L;
   const cl_icd_dispatch &d = icd(run.ds->queue);
@@ -282,7 +280,7 @@ cl_int runSlices(VastRun &run) {
     const int k = int(si % size_t(sets));
     // Copy-in: LPT entries, then the window, less what the previous slice may write
     // (those bytes follow its copy-out below).
-    std::vector<std::pair<size_t, Range>> late;  // (arg, bytes) to copy after prev's copy-out
+    std::vector<std::pair<size_t, Range>> late;  // (arg, bytes) forwarded from prev's frames
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       const std::vector<PageRun> &runs = s.runs[j];
       if (runs.empty()) continue;
@@ -318,9 +316,23 @@ cl_int runSlices(VastRun &run) {
         }
       }
     }
-    // The previous slice's copy-out, after its kernel (the copy queue is in order, so it
-    // also comes after this slice's early copy-in, which it overlaps with that kernel).
-    if (prev && err == CL_SUCCESS) {
+    // Bytes the previous slice may write go from its frames to this slice's on the device,
+    // once its kernel is done (shared pages, Fig. 4.7: no trip through the host).
+    for (auto &[j, r] : late) {
+      if (err != CL_SUCCESS) break;
+      err = d.clEnqueueCopyBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], frames[k][j],
+                                  frameOffsetOf(prev->runs[j], r.begin, L.pageShift),
+                                  frameOffsetOf(s.runs[j], r.begin, L.pageShift), r.size(), 1, &prevKernel, nullptr);
+      L.bytesForwarded += r.size();
+    }
+    ++L.slicesStarted;
+    cl_event copied = nullptr;
+    if (err == CL_SUCCESS) err = d.clEnqueueMarkerWithWaitList(copyQ, 0, nullptr, &copied);
+    if (err != CL_SUCCESS) break;
+    track(copied);
+    // The previous slice's copy-out, after its kernel; the copy queue is in order, so the
+    // next slice's copy-in, which reuses those frames, comes after it.
+    if (prev) {
       for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
         for (const FrameCopy &o : prev->out[j]) {
           if (err != CL_SUCCESS) break;
@@ -328,18 +340,8 @@ cl_int runSlices(VastRun &run) {
                                       o.r.size(), run.homes[j] + o.r.begin, 1, &prevKernel, nullptr);
           L.bytesOut += o.r.size();
         }
-      for (auto &[j, r] : late) {
-        if (err != CL_SUCCESS) break;
-        err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, frameOffsetOf(s.runs[j], r.begin, L.pageShift),
-                                     r.size(), run.homes[j] + r.begin, 0, nullptr, nullptr);
-        L.bytesIn += r.size();
-      }
+      if (err != CL_SUCCESS) break;
     }
-    ++L.slicesStarted;
-    cl_event copied = nullptr;
-    if (err == CL_SUCCESS) err = d.clEnqueueMarkerWithWaitList(copyQ, 0, nullptr, &copied);
-    if (err != CL_SUCCESS) break;
-    track(copied);
     if (copyQ != q) d.clFlush(copyQ);
     // The slice's kernel, once its copy-in is done.
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
@@ -413,6 +415,7 @@ IssueResult issueVast(Command *cmd) {
     ++g_launches;
     if (L.inspect) ++g_inspected;
     g_in += L.bytesIn;
+    g_fwd += L.bytesForwarded;
     g_out += L.bytesOut;
     g_ns += L.ns;
     BackingDevice *dev = ctx->slots[size_t(cmd->slot)].dev;
@@ -482,7 +485,7 @@ IssueResult issueVast(Command *cmd) {
 }
 
 VastCounters vastCounters() {
-  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load()};
+  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load()};
 }
 
 }  // namespace tutti
