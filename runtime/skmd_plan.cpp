@@ -2,16 +2,16 @@
 // how each written buffer comes together afterwards.
 #include "skmd_plan.h"
 
-#include "failover.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "backend.h"
+#include "failover.h"
 #include "icd.h"
 #include "log.h"
 #include "memory.h"
+#include "placement.h"
 #include "skmd.h"
 #include "skmd_decide.h"
 #include "skmd_launch.h"
@@ -56,6 +56,9 @@ bool skmdPlan(Command *cmd) {
     if (!ki) continue;
     if (!ki->partitionable) return whole(k, ki->whole_reason), false;
     if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s] || !mayRunOn(cmd, int(s))) continue;
+    // A piece's replicas are whole buffers: a device that cannot hold them takes no piece
+    // (VAST then pages the whole launch through it, vast_plan.cpp).
+    if (!launchFits(k, cmd->args, int(s))) continue;
     L->slotInfo[s] = ki;
     if (!L->info) L->info = ki;
     if (!knowLimit)

@@ -56,6 +56,9 @@ INSPECTED=1 run transpose-inspector MatrixTranspose 2 TUTTI_VAST=force TUTTI_VAS
 INSPECTED=0 run mersennetwister-falls-back MersenneTwister 1 TUTTI_VAST=force
 # The basic device, whose driver Tutti calls only under its lock: the slices run there.
 run vectoradd-basic VectorAdd 8 TUTTI_MEM_LIMIT=0:2M TUTTI_PLACEMENT=device:0
+# Under SKMD a device that cannot hold the buffers takes no piece: the launch is not split
+# and VAST pages it through the strongest device.
+run vectoradd-skmd VectorAdd 8 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
 # Split launches stay split; VAST is for the whole launch on one device.
 run vectoradd-force-one-slice VectorAdd 1 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:1G
 
