@@ -4,8 +4,9 @@
 # its own result: with a device left that can run the work, it must pass, and the fault
 # log must show that the fault really happened; with none left, it must get an OpenCL
 # error (no crash, no wrong result).
+# Usage: faults.sh LD_PRELOAD-VALUE APPS_DIR FAULTY_ICD.so [ON|OFF: the kernel compiler]
 set -uo pipefail
-lib=$1 apps=$2 faulty=$3
+lib=$1 apps=$2 faulty=$3 compiler=${4:-ON}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/vendors"
@@ -67,6 +68,7 @@ run device-dies mk_Jacobi "device:0:10" pass TUTTI_PLACEMENT=roundrobin
 run device-dies-mkmd mk_BiCGSTAB "device:0:12" pass TUTTI_MODE=mkmd
 # The build fails on one device: the program runs on the other (split mode included).
 run build-one BinomialOption "build:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:50
+if [ "$compiler" = ON ]; then
 # A split launch: the basic device refuses its piece after pthread's piece was enqueued
 # (that piece cannot be taken back), so pthread runs that piece's work-groups too; where
 # no piece ran yet, the launch runs whole on pthread.
@@ -74,6 +76,7 @@ CHECKS=("refused a piece of 'vectorAdd'" "split_launches=1")
 run split-piece VectorAdd "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
 CHECKS=("TUTTI failovers=1")
 run split-before-start MatrixTranspose "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+fi
 # Nothing can run it: the app gets the error, not a wrong result.
 CHECKS=("no other device can run it")
 run kernel-everywhere VectorAdd "kernel:0:1+,kernel:1:1+" error

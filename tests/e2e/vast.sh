@@ -3,6 +3,7 @@
 # one (TUTTI_MEM_LIMIT) that makes their buffers several times too big for it. Each app
 # checks its own result against a host reference; the case also checks that the launch
 # really ran in several slices on that device.
+# Usage: vast.sh LD_PRELOAD-VALUE APPS_DIR (the value may put a sanitizer runtime first)
 set -uo pipefail
 lib=$1 apps=$2
 fails=0
