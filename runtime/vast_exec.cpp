@@ -17,6 +17,7 @@
 #include "icd.h"
 #include "log.h"
 #include "memory.h"
+#include "settings.h"
 #include "trace.h"
 #include "vast_launch.h"
 
@@ -228,7 +229,8 @@ cl_int runSlices(VastRun &run) {
   const size_t page = size_t(1) << L.pageShift;
   const size_t nj = L.args.size();
   cl_int err = CL_SUCCESS;
-  cl_command_queue copyQ = d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err);
+  cl_command_queue copyQ =
+      settings().vast_pipeline ? d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err) : nullptr;
   if (err != CL_SUCCESS) copyQ = nullptr;
   const int sets = copyQ ? 2 : 1;
   if (!copyQ) copyQ = q, err = CL_SUCCESS;  // no second queue: one set, in order
@@ -271,6 +273,16 @@ cl_int runSlices(VastRun &run) {
     return err;
   }
   auto track = [&](cl_event e) { events.push_back(e); return e; };
+  // The bytes a slice may write, from its frames (set k) to the homes, after its kernel.
+  auto copyOut = [&](const VastSlice &s, size_t k, cl_event after) {
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
+      for (const FrameCopy &o : s.out[j]) {
+        if (err != CL_SUCCESS) break;
+        err = d.clEnqueueReadBuffer(copyQ, frames[k][j], CL_FALSE, o.frameOffset, o.r.size(),
+                                    run.homes[j] + o.r.begin, 1, &after, nullptr);
+        L.bytesOut += o.r.size();
+      }
+  };
   // LPT entries of every slice, alive until the end (the copies read them later).
   std::vector<std::vector<cl_uint>> lptValues(L.slices.size() * nj);
   const VastSlice *prev = nullptr;
@@ -332,14 +344,8 @@ cl_int runSlices(VastRun &run) {
     track(copied);
     // The previous slice's copy-out, after its kernel; the copy queue is in order, so the
     // next slice's copy-in, which reuses those frames, comes after it.
-    if (prev) {
-      for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
-        for (const FrameCopy &o : prev->out[j]) {
-          if (err != CL_SUCCESS) break;
-          err = d.clEnqueueReadBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], CL_FALSE, o.frameOffset,
-                                      o.r.size(), run.homes[j] + o.r.begin, 1, &prevKernel, nullptr);
-          L.bytesOut += o.r.size();
-        }
+    if (prev && sets > 1) {
+      copyOut(*prev, (si - 1) % 2, prevKernel);
       if (err != CL_SUCCESS) break;
     }
     if (copyQ != q) d.clFlush(copyQ);
@@ -372,19 +378,15 @@ cl_int runSlices(VastRun &run) {
       break;
     }
     track(last);
+    // One frame set: its copy-out before the next slice's copy-in overwrites the frames.
+    if (sets == 1) copyOut(s, 0, last);
     d.clFlush(q);
     prev = &s;
     prevKernel = last;
     ++g_slices;
   }
   // The last slice's copy-out.
-  for (size_t j = 0; prev && j < nj && err == CL_SUCCESS; ++j)
-    for (const FrameCopy &o : prev->out[j]) {
-      if (err != CL_SUCCESS) break;
-      err = d.clEnqueueReadBuffer(copyQ, frames[(L.slices.size() - 1) % size_t(sets)][j], CL_FALSE,
-                                  o.frameOffset, o.r.size(), run.homes[j] + o.r.begin, 1, &prevKernel, nullptr);
-      L.bytesOut += o.r.size();
-    }
+  if (prev && sets > 1 && err == CL_SUCCESS) copyOut(*prev, (L.slices.size() - 1) % 2, prevKernel);
   cl_int fin = d.clFinish(copyQ);
   if (copyQ != q) {
     cl_int f2 = d.clFinish(q);

@@ -164,7 +164,8 @@ bool vastPlan(Command *cmd) {
   // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
   uint64_t lptBytes = 0;
   for (const VastArg &a : L->args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-  const double budgetD = (double(d->globalMem) * kBudgetShare - 2 * double(lptBytes)) / 2;
+  const double sets = s.vast_pipeline ? 2 : 1;
+  const double budgetD = (double(d->globalMem) * kBudgetShare - sets * double(lptBytes)) / sets;
   if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
   const uint64_t budget = uint64_t(budgetD);
   const uint64_t total = L->nd.totalGroups();

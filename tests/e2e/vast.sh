@@ -55,6 +55,9 @@ run histogramatomic-2m HistogramAtomic 1 TUTTI_VAST=force TUTTI_VAST_PAGE=209715
 INSPECTED=1 run histogramatomic-inspector HistogramAtomic 2 TUTTI_VAST=force
 INSPECTED=1 run transpose-inspector MatrixTranspose 2 TUTTI_VAST=force TUTTI_VAST_PAGE=4096 TUTTI_MEM_LIMIT=1:8M
 INSPECTED=0 run mersennetwister-falls-back MersenneTwister 1 TUTTI_VAST=force
+# One frame set, slices in turn (no pipeline): shared bytes go through the homes.
+run vectoradd-one-set VectorAdd 8 TUTTI_VAST_PIPELINE=0
+INSPECTED=1 run histogramatomic-one-set HistogramAtomic 2 TUTTI_VAST=force TUTTI_VAST_PIPELINE=0
 # The basic device, whose driver Tutti calls only under its lock: the slices run there.
 run vectoradd-basic VectorAdd 8 TUTTI_MEM_LIMIT=0:2M TUTTI_PLACEMENT=device:0
 # Under SKMD a device that cannot hold the buffers takes no piece: the launch is not split
