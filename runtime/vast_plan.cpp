@@ -114,7 +114,15 @@ bool refuse(_cl_kernel *k, const std::string &why) {
 
 }  // namespace
 
-bool vastMayTake() { return settings().vast != VastMode::Off; }
+bool vastMayTake() {
+  const Settings &s = settings();
+  if (s.vast == VastMode::Force) return true;
+  if (s.vast == VastMode::Off) return false;
+  // auto takes only GPUs and devices with a TUTTI_MEM_LIMIT.
+  for (const BackingDevice *d : backend().devices())
+    if (d->isGpu() || d->memLimited) return true;
+  return false;
+}
 
 bool vastPlan(Command *cmd) {
   if (cmd->vast) return true;  // issued again after its slices ran
