@@ -127,6 +127,8 @@ class ScevToExpr {
  private:
   int32_t conv(const llvm::SCEV *S, std::string &why);
   const llvm::SCEV *boundFromExitTest(const llvm::Loop *L);
+  // smin/smax/umin/umax SCEV of an integer min/max/clamp builtin call, or null.
+  const llvm::SCEV *minMaxBuiltin(llvm::CallInst &CI);
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
   llvm::LoopInfo &LI;

@@ -79,6 +79,30 @@ const SCEV *ScevToExpr::boundFromExitTest(const Loop *L) {
   return Cnt;
 }
 
+const SCEV *ScevToExpr::minMaxBuiltin(CallInst &CI) {
+  Function *Callee = CI.getCalledFunction();
+  if (!Callee || !CI.getType()->isIntegerTy() || !SE.isSCEVable(CI.getType())) return nullptr;
+  Demangled dm = demangle(Callee->getName().str());
+  unsigned n = dm.name == "clamp" ? 3 : (dm.name == "min" || dm.name == "max") ? 2 : 0;
+  // scalar integer overloads only: every parameter mangled as one builtin
+  // integer type letter (c a h s t i j l m), all of the call's type
+  if (n == 0 || CI.arg_size() != n || dm.params.size() != n) return nullptr;
+  for (unsigned i = 0; i < n; ++i)
+    if (CI.getArgOperand(i)->getType() != CI.getType()) return nullptr;
+  char t = dm.params[0];
+  bool sgn;
+  if (std::string("cashil").find(t) != std::string::npos) sgn = true;
+  else if (std::string("htjm").find(t) != std::string::npos) sgn = false;
+  else return nullptr;
+  if (dm.params.find_first_not_of(t) != std::string::npos) return nullptr;
+  auto mx = [&](const SCEV *a, const SCEV *b) { return sgn ? SE.getSMaxExpr(a, b) : SE.getUMaxExpr(a, b); };
+  auto mn = [&](const SCEV *a, const SCEV *b) { return sgn ? SE.getSMinExpr(a, b) : SE.getUMinExpr(a, b); };
+  const SCEV *A = SE.getSCEV(CI.getArgOperand(0)), *B = SE.getSCEV(CI.getArgOperand(1));
+  if (dm.name == "min") return mn(A, B);
+  if (dm.name == "max") return mx(A, B);
+  return mn(mx(A, B), SE.getSCEV(CI.getArgOperand(2)));
+}
+
 int32_t ScevToExpr::loopId(const Loop *L, std::string &why) {
   auto it = loopIds.find(L);
   if (it != loopIds.end()) return it->second;
@@ -242,6 +266,18 @@ int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
             }
             case WI::None: break;
           }
+          break;
+        }
+        // Integer min/max/clamp builtins stay calls until code generation,
+        // so ScalarEvolution sees them as opaque; clamped neighbour indices
+        // (`in[max(y - 1, 0) * w + x]`) would then be unknown. Their values
+        // are smin/smax/umin/umax of the operands (clamp(x, lo, hi) is
+        // min(max(x, lo), hi) by the OpenCL spec), which ScalarEvolution
+        // folds and the evaluator bounds tightly.
+        if (const SCEV *MM = minMaxBuiltin(*CI)) {
+          int32_t k = conv(MM, why);
+          if (k < 0) return -1;
+          r = k;
           break;
         }
       }
