@@ -103,6 +103,62 @@ const SCEV *ScevToExpr::minMaxBuiltin(CallInst &CI) {
   return mn(mx(A, B), SE.getSCEV(CI.getArgOperand(2)));
 }
 
+// ScalarEvolution (LLVM 15) turns `a < b ? a : b` into smin but not the
+// shifted forms that clamped neighbours compile to, e.g. `x > 0 ? x - 1 : 0`
+// or `x + 1 < w ? x + 1 : w - 1`. With the compare written as A < B or A <= B
+// (either signedness), select(cond, X + c, Y + c) is min(X, Y) + c and
+// select(cond, Y + c, X + c) is max(X, Y) + c, for any c, whenever cond
+// orders X and Y: X <= Y where cond holds, Y <= X where it fails. That is
+// true for (X, Y) = (A, B), and for A < B also (A + 1, B) and (A, B - 1),
+// for A <= B also (A - 1, B) and (A, B + 1), as long as the shifted operand
+// does not wrap; the min/max node's fit checks on its operands make the
+// evaluation verify that.
+int32_t ScevToExpr::selectMinMax(SelectInst &S) {
+  auto *Cmp = dyn_cast<ICmpInst>(S.getCondition());
+  if (!Cmp || !S.getType()->isIntegerTy() || Cmp->getOperand(0)->getType() != S.getType() ||
+      !SE.isSCEVable(S.getType()))
+    return -1;
+  ICmpInst::Predicate P = Cmp->getPredicate();
+  const SCEV *A = SE.getSCEV(Cmp->getOperand(0)), *B = SE.getSCEV(Cmp->getOperand(1));
+  const SCEV *T = SE.getSCEV(S.getTrueValue()), *F = SE.getSCEV(S.getFalseValue());
+  switch (P) {
+    case ICmpInst::ICMP_SGT: case ICmpInst::ICMP_SGE: case ICmpInst::ICMP_UGT: case ICmpInst::ICMP_UGE:
+      std::swap(A, B);
+      P = ICmpInst::getSwappedPredicate(P);
+      break;
+    case ICmpInst::ICMP_SLT: case ICmpInst::ICMP_SLE: case ICmpInst::ICMP_ULT: case ICmpInst::ICMP_ULE:
+      break;
+    default:
+      return -1;
+  }
+  bool sgn = P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_SLE;
+  bool strict = P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_ULT;
+  const SCEV *One = SE.getOne(A->getType());
+  std::pair<const SCEV *, const SCEV *> pairs[3] = {
+      {A, B},
+      strict ? std::make_pair(SE.getAddExpr(A, One), B) : std::make_pair(SE.getMinusSCEV(A, One), B),
+      strict ? std::make_pair(A, SE.getMinusSCEV(B, One)) : std::make_pair(A, SE.getAddExpr(B, One))};
+  unsigned w = (unsigned)SE.getTypeSizeInBits(S.getType());
+  for (auto [X, Y] : pairs) {
+    bool isMin = true;
+    const SCEV *c = SE.getMinusSCEV(T, X);
+    if (c != SE.getMinusSCEV(F, Y)) {
+      isMin = false;
+      c = SE.getMinusSCEV(T, Y);
+      if (c != SE.getMinusSCEV(F, X)) continue;
+    }
+    // built as Expr nodes, not as a SCEV that might fold the min/max away
+    // together with the fit checks this identity relies on
+    std::string why;
+    int32_t x = conv(X, why), y = conv(Y, why), k = conv(c, why);
+    if (x < 0 || y < 0 || k < 0) return -1;
+    Op op = isMin ? (sgn ? Op::SMin : Op::UMin) : (sgn ? Op::SMax : Op::UMax);
+    uint32_t m = D.nary(op, {(uint32_t)x, (uint32_t)y}, w);
+    return (int32_t)D.nary(Op::Add, {m, (uint32_t)k}, w);
+  }
+  return -1;
+}
+
 int32_t ScevToExpr::loopId(const Loop *L, std::string &why) {
   auto it = loopIds.find(L);
   if (it != loopIds.end()) return it->second;
@@ -281,6 +337,10 @@ int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
           break;
         }
       }
+      if (auto *Sel = dyn_cast<SelectInst>(V)) {
+        int32_t k = selectMinMax(*Sel);
+        if (k >= 0) { r = k; break; }
+      }
       // A phi (not a loop header) or select whose incoming values are the
       // same expression (e.g. after code sinking merged two identical
       // stores) is that expression.
@@ -334,6 +394,35 @@ struct GuardCollector {
   uint32_t off;  // Expr node of Off
   uint64_t size;
   std::vector<uint32_t> his, los;
+  struct Gid { uint8_t dim, upper; uint32_t bound; };
+  std::vector<Gid> gids;
+
+  // X = s*get_global_id(d) + rest with s = +-1 and rest free of group ids,
+  // local ids and loop iterations: the comparison X <= B (less) or X >= B
+  // bounds the global id itself, which the evaluator uses for every
+  // expression of the access (its offset, its fit checks, min/max operands),
+  // not just for offsets linear in X with a constant factor.
+  void gidBound(uint32_t ex, uint32_t B, bool less, const std::vector<uint32_t> &vx) {
+    ExprData &D = C.data();
+    const unsigned W = D.nodes[ex].width;
+    for (uint32_t a : vx) {
+      const Node &n = D.nodes[a];
+      if (n.op != Op::Sym || n.sym != (uint8_t)Sym::LocalId || n.idx >= 3) continue;
+      unsigned d = n.idx, w = n.width;
+      // built exactly as the get_global_id(d) conversion builds it
+      uint32_t gid = D.nary(Op::Add, {D.nary(Op::Mul, {D.sym(Sym::GroupId, d, w), D.sym(Sym::EnqLocalSize, d, w)}, w),
+                                      a, D.sym(Sym::GlobalOffset, d, w)}, w);
+      for (int s : {1, -1}) {
+        uint32_t rest = D.nary(Op::Add, {ex, D.nary(Op::Mul, {D.cst(-s, W), gid}, W)}, W);
+        if (!D.polyVarAtoms(rest).empty()) continue;
+        // s=+1: gid = X - rest; s=-1: gid = rest - X
+        uint32_t bound = s > 0 ? D.nary(Op::Add, {B, D.nary(Op::Mul, {D.cst(-1, W), rest}, W)}, W)
+                               : D.nary(Op::Add, {rest, D.nary(Op::Mul, {D.cst(-1, W), B}, W)}, W);
+        gids.push_back({(uint8_t)d, (uint8_t)((s > 0) == less), bound});
+        return;
+      }
+    }
+  }
 
   void cmp(ICmpInst::Predicate P, Value *X, Value *Y) {
     if (!X->getType()->isIntegerTy() || !Y->getType()->isIntegerTy()) return;
@@ -352,11 +441,18 @@ struct GuardCollector {
     int32_t ex = C.convert(EX, why), ey = C.convert(EY, why);
     if (ex < 0 || ey < 0) return;
     ExprData &D = C.data();
+    // The comparison is of machine values; the bounds below use the
+    // polynomials' values. A widening cast of the predicate's signedness
+    // adds the fit checks that make them equal: without it an operand of the
+    // offset's own width (size_t `x - 4 >= n`) could wrap unnoticed.
+    ex = (int32_t)D.cast(sgn ? Op::SExt : Op::ZExt, (uint32_t)ex, 128);
+    ey = (int32_t)D.cast(sgn ? Op::SExt : Op::ZExt, (uint32_t)ey, 128);
     const unsigned W = D.nodes[off].width;
     std::vector<uint32_t> vx = D.polyVarAtoms((uint32_t)ex);
     if (vx.empty()) return;  // X must be the varying side
     // bound on X: X <= Y-1 / X <= Y (less), X >= Y+1 / X >= Y (greater)
     uint32_t B = strict ? D.nary(Op::Add, {(uint32_t)ey, D.cst(less ? -1 : 1, W)}, W) : (uint32_t)ey;
+    gidBound((uint32_t)ex, B, less, vx);
     int64_t cands[] = {(int64_t)size, 1, 2, 4, 8, 16, 32, 64, -(int64_t)size, -1, -2, -4, -8, -16};
     for (int64_t a : cands) {
       if (a == 0) continue;
@@ -428,6 +524,7 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
     std::string why;
     int32_t node = -1;
     int32_t clampLo = -1, clampHi = -1;
+    size_t gidText = 0;
     if (a.unknownObject) why = "pointer of unknown origin";
     else if (a.args.size() > 1) why = "pointer may point into several arguments";
     else if (a.size == 0) why = a.sizeVal ? "variable access size" : "access size unknown (builtin)";
@@ -442,11 +539,15 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
         if (isa<SCEVCouldNotCompute>(Off)) why = "offset not computable";
         else node = R.conv->convert(Off, why);
         if (node >= 0) {
-          GuardCollector G{SE, *R.conv, Off, (uint32_t)node, a.size, {}, {}};
+          GuardCollector G{SE, *R.conv, Off, (uint32_t)node, a.size, {}, {}, {}};
           G.collect(a.inst->getParent(), DT);
           ExprData &D = *R.exprs;
           if (!G.his.empty()) clampHi = (int32_t)D.nary(Op::SMin, G.his, 64);
           if (!G.los.empty()) clampLo = (int32_t)D.nary(Op::SMax, G.los, 64);
+          // node >= 0 means exactly one argument: the access pushed below
+          for (auto &g : G.gids)
+            D.gid_guards.push_back({(uint32_t)D.accesses.size(), g.dim, g.upper, 0, (int32_t)g.bound});
+          gidText = G.gids.size();
         }
       }
     }
@@ -470,6 +571,11 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
     std::string text = node >= 0 ? R.exprs->str(node, &R.argNames) : why;
     if (clampHi >= 0) text += "  [<= " + R.exprs->str(clampHi, &R.argNames) + "]";
     if (clampLo >= 0) text += "  [>= " + R.exprs->str(clampLo, &R.argNames) + "]";
+    for (size_t g = R.exprs->gid_guards.size() - gidText; g < R.exprs->gid_guards.size(); ++g) {
+      const GidGuard &gg = R.exprs->gid_guards[g];
+      text += std::string("  [gid.") + "xyz"[gg.dim] + (gg.upper ? " <= " : " >= ") +
+              R.exprs->str(gg.bound, &R.argNames) + "]";
+    }
     R.siteText.push_back(text);
     // siteText is per access record; str() above may prepare polynomials early,
     // which ExprData supports incrementally.

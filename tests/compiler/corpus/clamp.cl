@@ -1,0 +1,40 @@
+// Clamped neighbour indices (issue 18, VAST): min/max/clamp builtins and the
+// selects that ternary clamps compile to become smin/smax/umin/umax, and
+// guards on global ids bound the ids themselves ([gid.x <= ...]).
+// RUN: tutti-cc %s | FileCheck %s
+// CHECK: kernel builtins
+// CHECK: arg 0 in : global float* access=R range=affine
+// CHECK: load 4B @ 4*arg(w)*smax(0, grp.y*elsz.y + lid.y + goff.y - 1) + 4*smax(0, grp.x*elsz.x + lid.x + goff.x - 1)
+// CHECK-SAME: [gid.x <= arg(w) - 1]  [gid.y <= arg(h) - 1]
+// CHECK: load 4B @ 4*arg(w)*smin(grp.y*elsz.y + lid.y + goff.y + 1, arg(h) - 1) + 4*smin(grp.x*elsz.x + lid.x + goff.x + 1, arg(w) - 1)
+// CHECK: load 4B @ 4*umin(arg(n) - 2, umax(1, grp.x*elsz.x + lid.x + goff.x))
+// CHECK: kernel ternary
+// CHECK: arg 0 in : global float* access=R range=affine
+// CHECK: load 4B @ 4*smax(1, grp.y*elsz.y + lid.y + goff.y)*arg(w) - 4*arg(w) + 4*smax(1, grp.x*elsz.x + lid.x + goff.x) - 4
+// CHECK: load 4B @ -4*arg(w) + 4*arg(w)*smin(arg(h), grp.y*elsz.y + lid.y + goff.y + 2) + 4*smin(arg(w), grp.x*elsz.x + lid.x + goff.x + 2) - 4
+// CHECK: kernel interior
+// CHECK: [gid.x >= arg(R)]  [gid.x <= arg(dx) - arg(R) - 1]
+// CHECK: [gid.z >= arg(R)]  [gid.z <= arg(dz) - arg(R) - 1]
+__kernel void builtins(__global const float *in, __global float *out, int w, int h, uint n) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h) return;
+  int xm = max(x - 1, 0), xp = min(x + 1, w - 1);
+  int ym = max(y - 1, 0), yp = min(y + 1, h - 1);
+  out[y * w + x] = in[ym * w + xm] + in[yp * w + xp] + in[clamp((uint)x, 1u, n - 2)];
+}
+__kernel void ternary(__global const float *in, __global float *out, int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h) return;
+  int xm = x > 0 ? x - 1 : 0, xp = x + 1 < w ? x + 1 : w - 1;
+  int ym = y - 1 < 0 ? 0 : y - 1, yp = y + 1 >= h ? h - 1 : y + 1;
+  out[y * w + x] = in[ym * w + xm] + in[yp * w + xp];
+}
+__kernel void interior(__global const float *in, __global float *out, uint dx, uint dy, uint dz, uint R) {
+  uint x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= dx || y >= dy || z >= dz) return;
+  uint sxy = dx * dy, idx = z * sxy + y * dx + x;
+  if (x < R || x >= dx - R || y < R || y >= dy - R || z < R || z >= dz - R) { out[idx] = in[idx]; return; }
+  float v = 0;
+  for (uint r = 1; r <= R; ++r) v += in[idx - r * sxy] + in[idx + r * sxy] + in[idx - r];
+  out[idx] = v;
+}
