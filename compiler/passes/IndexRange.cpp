@@ -36,16 +36,34 @@ int32_t ScevToExpr::convert(const SCEV *S, std::string &why) { return conv(S, wh
 //   smax(n - 1 - start, 0) /u step      (compare of the incremented value)
 // for a positive loop-invariant step (a wrapping IV would index out of bounds,
 // which a valid kernel does not do).
+//
+// A loop left only from its header (not rotated, e.g. `for (j = max(y - r, 0);
+// j <= min(y + r, h - 1); ++j)`, whose calls keep LoopRotate away) is bounded
+// the same way: every value the IV takes in the body passed the test itself,
+// so the count above (one more than the body needs) still covers it.
 const SCEV *ScevToExpr::boundFromExitTest(const Loop *L) {
   BasicBlock *Latch = L->getLoopLatch();
-  if (!Latch || L->getExitingBlock() != Latch) return SE.getCouldNotCompute();
-  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  BasicBlock *Exiting = L->getExitingBlock();
+  if (!Latch || !Exiting || (Exiting != Latch && Exiting != L->getHeader()))
+    return SE.getCouldNotCompute();
+  auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
   if (!Br || !Br->isConditional()) return SE.getCouldNotCompute();
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   if (!Cmp) return SE.getCouldNotCompute();
   ICmpInst::Predicate P = Cmp->getPredicate();
   if (!L->contains(Br->getSuccessor(0))) P = ICmpInst::getInversePredicate(P);
   const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0)), *RHS = SE.getSCEV(Cmp->getOperand(1));
+  // `j <= min(y + r, h - 1)`: the builtin call sits in the loop (it is not
+  // known to be pure, so nothing hoists it), but its value is the min of
+  // loop-invariant operands
+  auto expand = [&](const SCEV *S) {
+    if (auto *U = dyn_cast<SCEVUnknown>(S))
+      if (auto *CI = dyn_cast<CallInst>(U->getValue()))
+        if (const SCEV *MM = minMaxBuiltin(*CI)) return MM;
+    return S;
+  };
+  LHS = expand(LHS);
+  RHS = expand(RHS);
   if (!isa<SCEVAddRecExpr>(LHS) && isa<SCEVAddRecExpr>(RHS)) {
     std::swap(LHS, RHS);
     P = ICmpInst::getSwappedPredicate(P);

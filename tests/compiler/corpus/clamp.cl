@@ -39,3 +39,16 @@ __kernel void interior(__global const float *in, __global float *out, uint dx, u
   for (uint r = 1; r <= R; ++r) v += in[idx - r * sxy] + in[idx + r * sxy] + in[idx - r];
   out[idx] = v;
 }
+// Loops left from their header with min/max bounds (not rotated: the builtin
+// calls stay in the loop) get trip counts from their exit tests.
+// CHECK: kernel boxblur
+// CHECK: arg 0 in : global float* access=R range=affine
+__kernel void boxblur(__global const float *in, __global float *out, int w, int h, int r) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x >= w || y >= h) return;
+  float s = 0;
+  for (int j = max(y - r, 0); j <= min(y + r, h - 1); ++j)
+    for (int i = max(x - r, 0); i <= min(x + r, w - 1); ++i)
+      s += in[j * w + i];
+  out[y * w + x] = s;
+}
