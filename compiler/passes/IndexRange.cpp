@@ -488,8 +488,13 @@ struct GuardCollector {
     }
   }
 
+  // A 3-D boundary test (`x < R || x >= dx - R || y < R || ... || z >= dz - R`)
+  // becomes a chain of six selects and ands: follow chains that deep, within
+  // a budget of visited values per access.
+  unsigned budget = 256;
   void cond(Value *V, bool holds, int depth = 0) {
-    if (depth > 4) return;
+    if (depth > 16 || budget == 0) return;
+    --budget;
     if (auto *BO = dyn_cast<BinaryOperator>(V)) {
       if ((BO->getOpcode() == Instruction::And && holds) || (BO->getOpcode() == Instruction::Or && !holds)) {
         cond(BO->getOperand(0), holds, depth + 1);

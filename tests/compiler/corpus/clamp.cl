@@ -15,7 +15,7 @@
 // CHECK: kernel interior
 // CHECK: load 4B @
 // CHECK: load 4B @
-// CHECK-SAME: [gid.y >= arg(R)]  [gid.y <= arg(dy) - arg(R) - 1]  [gid.z >= arg(R)]  [gid.z <= arg(dz) - arg(R) - 1]
+// CHECK-SAME: [gid.x >= arg(R)]  [gid.x <= arg(dx) - arg(R) - 1]  [gid.y >= arg(R)]  [gid.y <= arg(dy) - arg(R) - 1]  [gid.z >= arg(R)]  [gid.z <= arg(dz) - arg(R) - 1]
 __kernel void builtins(__global const float *in, __global float *out, int w, int h, uint n) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= w || y >= h) return;
