@@ -326,7 +326,7 @@ struct Evaluator {
 
   Evaluator(const ExprData &d, const Env &e, bool lenient = false)
       : d(d), env(e), state(d.nodes.size(), 0), memo(d.nodes.size()), lenient(lenient) {
-    anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2];
+    anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2] || !e.clips.empty();
     if (anyClip)
       for (uint32_t i = 0; i < d.nodes.size(); ++i)
         if (d.nodes[i].op == Op::Sym && d.nodes[i].idx < 3)
@@ -335,6 +335,87 @@ struct Evaluator {
 
   // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
   static constexpr uint32_t kGidAtom = 0x80000000u;
+  // Pseudo atom standing for env.clips[i].first (bit 30 set).
+  static constexpr uint32_t kClipAtom = 0x40000000u;
+
+  static bool subset(const std::vector<uint32_t> &small, const std::vector<uint32_t> &big,
+                     std::vector<uint32_t> &rest) {
+    rest.clear();
+    size_t i = 0;
+    for (uint32_t b : big) {
+      if (i < small.size() && small[i] == b) ++i;
+      else rest.push_back(b);
+    }
+    return i == small.size();
+  }
+
+  // Takes every c*K*poly(E) (K: atoms without variables) out of `work` for
+  // each clipped node E, adding c*K*E to `linear` with E's clipped interval.
+  // The subtraction is exact algebra; only the variable monomials of
+  // c*K*poly(E) must all be present, so that the remainder loses them.
+  bool foldClips(std::vector<Mono> &work, std::map<uint32_t, Interval> &linear) {
+    for (size_t ci = 0; ci < env.clips.size(); ++ci) {
+      const Poly &pe = d.poly(env.clips[ci].first);
+      std::vector<const Mono *> vm;
+      for (const Mono &q : pe.monos) {
+        bool var = false;
+        for (uint32_t a : q.atoms) var = var || d.dependsOnVar(a);
+        if (var) vm.push_back(&q);
+      }
+      if (vm.empty()) continue;
+      const Mono &pivot = *vm[0];
+      for (size_t guard = 0; guard < work.size() + 1; ++guard) {
+        bool folded = false;
+        std::vector<uint32_t> K, tmp;
+        for (const Mono &m : work) {
+          if (m.coef == 0 || m.coef % pivot.coef != 0 || !subset(pivot.atoms, m.atoms, K)) continue;
+          bool kvar = false;
+          for (uint32_t a : K) kvar = kvar || d.dependsOnVar(a);
+          if (kvar) continue;
+          I128 ratio = m.coef / pivot.coef;
+          auto scaled = [&](const Mono &q) {
+            std::vector<uint32_t> t = q.atoms;
+            t.insert(t.end(), K.begin(), K.end());
+            std::sort(t.begin(), t.end());
+            return t;
+          };
+          bool all = true;
+          for (const Mono *q : vm) {
+            auto t = scaled(*q);
+            bool found = false;
+            for (const Mono &w : work)
+              if (w.atoms == t && w.coef == q->coef * ratio) { found = true; break; }
+            if (!found) { all = false; break; }
+          }
+          if (!all) continue;
+          Interval coef = point(ratio);
+          for (uint32_t a : K) {
+            auto v = atom(a);
+            if (!v) return false;
+            coef = imul(coef, *v);
+          }
+          std::vector<Mono> sub;
+          for (const Mono &q : pe.monos) sub.push_back({scaled(q), q.coef * ratio});
+          for (Mono &q : sub) {
+            bool hit = false;
+            for (Mono &w : work)
+              if (w.atoms == q.atoms) { w.coef -= q.coef; hit = true; break; }
+            if (!hit) work.push_back({q.atoms, -q.coef});
+          }
+          uint32_t key = kClipAtom | (uint32_t)ci;
+          auto it = linear.find(key);
+          if (it == linear.end()) linear.emplace(key, coef);
+          else it->second = iadd(it->second, coef);
+          folded = true;
+          break;
+        }
+        work.erase(std::remove_if(work.begin(), work.end(), [](const Mono &m) { return m.coef == 0; }),
+                   work.end());
+        if (!folded) break;
+      }
+    }
+    return true;
+  }
 
   // Replaces each triple c*K*grp.d*elsz.d + c*K*lid.d + c*K*goff.d (K: atoms
   // without variables) by c*K*gid_d, where gid_d is clipped. Returns the
@@ -489,8 +570,15 @@ struct Evaluator {
     Interval sum = point(0);
     std::map<uint32_t, Interval> linear;
     std::vector<const Mono *> monos;
+    Poly folded;
     if (anyClip) {
-      if (!foldGids(p, monos, linear)) return std::nullopt;
+      const Poly *src = &p;
+      if (!env.clips.empty()) {
+        folded.monos = p.monos;
+        if (!foldClips(folded.monos, linear)) return std::nullopt;
+        src = &folded;
+      }
+      if (!foldGids(*src, monos, linear)) return std::nullopt;
     } else {
       for (const Mono &m : p.monos) monos.push_back(&m);
     }
@@ -530,7 +618,9 @@ struct Evaluator {
       }
     }
     for (auto &[var, coef] : linear) {
-      auto v = (var & kGidAtom) ? std::optional<Interval>(env.gid[var & 3]) : atom(var);
+      auto v = (var & kGidAtom)    ? std::optional<Interval>(env.gid[var & 3])
+               : (var & kClipAtom) ? std::optional<Interval>(env.clips[var & 0xFFFFu].second)
+                                   : atom(var);
       if (!v) return std::nullopt;
       sum = iadd(sum, imul(coef, *v));
     }
@@ -699,7 +789,9 @@ bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
   for (auto &a : accesses)
     if (!okNode(a.offset) || !okNode(a.clamp_lo) || !okNode(a.clamp_hi)) return false;
   for (auto &g : gid_guards)
-    if (g.access >= accesses.size() || g.dim >= 3 || g.bound < 0 || !okNode(g.bound)) return false;
+    if (g.access >= accesses.size() || g.dim > kGuardExpr || g.bound < 0 || !okNode(g.bound) ||
+        !okNode(g.expr) || (g.dim == kGuardExpr && g.expr < 0))
+      return false;
   return okNode(cost);
 }
 

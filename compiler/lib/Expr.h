@@ -51,14 +51,19 @@ struct Access {
 
 // A branch condition dominating one access bounds a global id: wherever
 // accesses[access] runs, get_global_id(dim) <= bound (upper) or >= bound
-// (lower). The bound node carries the fit checks of both compared values, so
-// it evaluates only where the comparison means what the polynomial says.
+// (lower). With dim == kGuardExpr it bounds the value of node `expr` instead
+// (a loop recurrence such as j in `for (j = lo(y); j <= hi(y); ++j)`, whose
+// value the separate ranges of its start and iteration count overestimate).
+// The bound node carries the fit checks of both compared values, so it
+// evaluates only where the comparison means what the polynomial says.
+constexpr uint8_t kGuardExpr = 3;
 struct GidGuard {
   uint32_t access = 0;
   uint8_t dim = 0;
   uint8_t upper = 0;
   uint16_t pad = 0;
   int32_t bound = -1;
+  int32_t expr = -1;
 };
 
 using I128 = __int128;
@@ -83,6 +88,9 @@ struct Env {
   // bounded by gid[d] instead of by its terms' separate ranges.
   bool gid_clipped[3] = {false, false, false};
   Interval gid[3];
+  // Nodes known to lie in an interval (kGuardExpr guards): where a polynomial
+  // holds c*K*poly(node) (K free of variables), that part is bounded by it.
+  std::vector<std::pair<uint32_t, Interval>> clips;
 };
 
 struct ExprData {

@@ -2,6 +2,7 @@
 // contiguity test, atomic combine, printing.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "Expr.h"
@@ -216,9 +217,16 @@ bool clipGids(const ExprData &d, const std::vector<const detail::GidGuard *> &gu
   if (guards.empty()) return true;
   const I128 inf = ((I128)1) << 100;
   I128 glo[3] = {-inf, -inf, -inf}, ghi[3] = {inf, inf, inf};
+  std::map<int32_t, Interval> ex;  // kGuardExpr: node -> bounds
   for (const detail::GidGuard *g : guards) {
     auto b = d.eval((uint32_t)g->bound, box);
     if (!b) continue;
+    if (g->dim == detail::kGuardExpr) {
+      auto it = ex.emplace(g->expr, Interval{-inf, inf}).first;
+      if (g->upper) it->second.hi = std::min(it->second.hi, b->hi);
+      else it->second.lo = std::max(it->second.lo, b->lo);
+      continue;
+    }
     if (g->upper) ghi[g->dim] = std::min(ghi[g->dim], b->hi);
     else glo[g->dim] = std::max(glo[g->dim], b->lo);
   }
@@ -235,6 +243,15 @@ bool clipGids(const ExprData &d, const std::vector<const detail::GidGuard *> &gu
                 std::min(box.group[dim].hi, floorDiv(c.hi - off, E))};
     if (gr.lo > gr.hi) return false;
     out.group[dim] = gr;
+  }
+  // guarded expressions: their range over the clipped box, intersected with
+  // the guards (a range that does not evaluate leaves only the guards)
+  for (auto &[node, b] : ex) {
+    auto nat = d.eval((uint32_t)node, out);
+    Interval c{std::max(nat ? nat->lo : -inf, b.lo), std::min(nat ? nat->hi : inf, b.hi)};
+    if (c.lo > c.hi) return false;
+    if (c.lo == -inf || c.hi == inf) continue;
+    out.clips.push_back({(uint32_t)node, c});
   }
   return true;
 }

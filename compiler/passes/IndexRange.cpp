@@ -275,7 +275,12 @@ int32_t ScevToExpr::conv(const SCEV *S, std::string &why) {
       std::string lw;
       int32_t lid = loopId(AR->getLoop(), lw);
       if (D.loop_btc[lid] < 0) { why = lw.empty() ? "loop trip count unknown" : lw; return -1; }
-      uint32_t iv = D.iv((unsigned)lid, w);
+      // one iteration atom per loop, whatever the recurrence's type: a
+      // recurrence and its extension (which ScalarEvolution may move inside:
+      // sext{s,+,1} = {sext s,+,1}) then share it, so bounds on one apply to
+      // the other. The atom is an iteration count, not a machine value; the
+      // recurrence's own wrapping is caught by the fit checks of its casts.
+      uint32_t iv = D.iv((unsigned)lid, 64);
       r = (int32_t)D.nary(Op::Add, {(uint32_t)st, D.nary(Op::Mul, {(uint32_t)step, iv}, w)}, w);
       break;
     }
@@ -412,7 +417,7 @@ struct GuardCollector {
   uint32_t off;  // Expr node of Off
   uint64_t size;
   std::vector<uint32_t> his, los;
-  struct Gid { uint8_t dim, upper; uint32_t bound; };
+  struct Gid { uint8_t dim, upper; uint32_t bound; int32_t expr; };
   std::vector<Gid> gids;
 
   // X = s*get_global_id(d) + rest with s = +-1 and rest free of group ids,
@@ -420,9 +425,25 @@ struct GuardCollector {
   // bounds the global id itself, which the evaluator uses for every
   // expression of the access (its offset, its fit checks, min/max operands),
   // not just for offsets linear in X with a constant factor.
-  void gidBound(uint32_t ex, uint32_t B, bool less, const std::vector<uint32_t> &vx) {
+  // X = s*E + rest (s = +-1, rest free of variables): a bound on E.
+  bool exprBound(uint32_t ex, uint32_t E, uint32_t B, bool less, uint8_t dim) {
     ExprData &D = C.data();
     const unsigned W = D.nodes[ex].width;
+    for (int s : {1, -1}) {
+      uint32_t rest = D.nary(Op::Add, {ex, D.nary(Op::Mul, {D.cst(-s, W), E}, W)}, W);
+      if (!D.polyVarAtoms(rest).empty()) continue;
+      // s=+1: E = X - rest; s=-1: E = rest - X
+      uint32_t bound = s > 0 ? D.nary(Op::Add, {B, D.nary(Op::Mul, {D.cst(-1, W), rest}, W)}, W)
+                             : D.nary(Op::Add, {rest, D.nary(Op::Mul, {D.cst(-1, W), B}, W)}, W);
+      gids.push_back({dim, (uint8_t)((s > 0) == less), bound, dim == kGuardExpr ? (int32_t)E : -1});
+      return true;
+    }
+    return false;
+  }
+
+  void gidBound(uint32_t ex, const SCEV *EX, const SCEV *SX, uint32_t B, bool less,
+                const std::vector<uint32_t> &vx) {
+    ExprData &D = C.data();
     for (uint32_t a : vx) {
       const Node &n = D.nodes[a];
       if (n.op != Op::Sym || n.sym != (uint8_t)Sym::LocalId || n.idx >= 3) continue;
@@ -430,18 +451,23 @@ struct GuardCollector {
       // built exactly as the get_global_id(d) conversion builds it
       uint32_t gid = D.nary(Op::Add, {D.nary(Op::Mul, {D.sym(Sym::GroupId, d, w), D.sym(Sym::EnqLocalSize, d, w)}, w),
                                       a, D.sym(Sym::GlobalOffset, d, w)}, w);
-      for (int s : {1, -1}) {
-        uint32_t rest = D.nary(Op::Add, {ex, D.nary(Op::Mul, {D.cst(-s, W), gid}, W)}, W);
-        if (!D.polyVarAtoms(rest).empty()) continue;
-        // s=+1: gid = X - rest; s=-1: gid = rest - X
-        uint32_t bound = s > 0 ? D.nary(Op::Add, {B, D.nary(Op::Mul, {D.cst(-1, W), rest}, W)}, W)
-                               : D.nary(Op::Add, {rest, D.nary(Op::Mul, {D.cst(-1, W), B}, W)}, W);
-        gids.push_back({(uint8_t)d, (uint8_t)((s > 0) == less), bound});
-        return;
+      if (exprBound(ex, gid, B, less, (uint8_t)d)) return;
+    }
+    // a loop recurrence (the loop's own exit test, or a test in its body):
+    // bounds its value as a whole, which start and iteration count bound
+    // separately only loosely
+    // (the extended compare operand first: ScalarEvolution may have moved
+    // the extension into the recurrence, whose iterations then count in the
+    // wider type)
+    for (const SCEV *S : {EX, SX}) {
+      while (auto *Cast = dyn_cast<SCEVCastExpr>(S)) S = Cast->getOperand();
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+        std::string why;
+        int32_t E = C.convert(AR, why);
+        if (E >= 0 && exprBound(ex, (uint32_t)E, B, less, kGuardExpr)) return;
       }
     }
   }
-
   void cmp(ICmpInst::Predicate P, Value *X, Value *Y) {
     if (!X->getType()->isIntegerTy() || !Y->getType()->isIntegerTy()) return;
     if (P == ICmpInst::ICMP_EQ || P == ICmpInst::ICMP_NE) return;
@@ -470,7 +496,7 @@ struct GuardCollector {
     if (vx.empty()) return;  // X must be the varying side
     // bound on X: X <= Y-1 / X <= Y (less), X >= Y+1 / X >= Y (greater)
     uint32_t B = strict ? D.nary(Op::Add, {(uint32_t)ey, D.cst(less ? -1 : 1, W)}, W) : (uint32_t)ey;
-    gidBound((uint32_t)ex, B, less, vx);
+    gidBound((uint32_t)ex, EX, SX, B, less, vx);
     int64_t cands[] = {(int64_t)size, 1, 2, 4, 8, 16, 32, 64, -(int64_t)size, -1, -2, -4, -8, -16};
     for (int64_t a : cands) {
       if (a == 0) continue;
@@ -569,7 +595,7 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
           if (!G.los.empty()) clampLo = (int32_t)D.nary(Op::SMax, G.los, 64);
           // node >= 0 means exactly one argument: the access pushed below
           for (auto &g : G.gids)
-            D.gid_guards.push_back({(uint32_t)D.accesses.size(), g.dim, g.upper, 0, (int32_t)g.bound});
+            D.gid_guards.push_back({(uint32_t)D.accesses.size(), g.dim, g.upper, 0, (int32_t)g.bound, g.expr});
           gidText = G.gids.size();
         }
       }
@@ -596,8 +622,9 @@ IndexRangeResult IndexRangeAnalysis::run(Function &F, FunctionAnalysisManager &F
     if (clampLo >= 0) text += "  [>= " + R.exprs->str(clampLo, &R.argNames) + "]";
     for (size_t g = R.exprs->gid_guards.size() - gidText; g < R.exprs->gid_guards.size(); ++g) {
       const GidGuard &gg = R.exprs->gid_guards[g];
-      text += std::string("  [gid.") + "xyz"[gg.dim] + (gg.upper ? " <= " : " >= ") +
-              R.exprs->str(gg.bound, &R.argNames) + "]";
+      std::string what = gg.dim == kGuardExpr ? R.exprs->str(gg.expr, &R.argNames)
+                                              : std::string("gid.") + "xyz"[gg.dim];
+      text += "  [" + what + (gg.upper ? " <= " : " >= ") + R.exprs->str(gg.bound, &R.argNames) + "]";
     }
     R.siteText.push_back(text);
     // siteText is per access record; str() above may prepare polynomials early,

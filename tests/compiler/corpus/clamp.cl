@@ -41,8 +41,14 @@ __kernel void interior(__global const float *in, __global float *out, uint dx, u
 }
 // Loops left from their header with min/max bounds (not rotated: the builtin
 // calls stay in the loop) get trip counts from their exit tests.
+// The loop tests bound each recurrence as a whole ([j <= min(...)]), so a
+// group's rows are max(y0 - r, 0) .. min(y1 + r, h - 1), not start + count.
 // CHECK: kernel boxblur
 // CHECK: arg 0 in : global float* access=R range=affine
+// CHECK-SAME: {{$}}
+// CHECK-NEXT: load 4B @
+// CHECK-SAME: [smax(0, grp.x*elsz.x + lid.x + goff.x - arg(r)) + {{i[0-9]}} <= smin(arg(w) - 1, grp.x*elsz.x + lid.x + goff.x + arg(r))]
+// CHECK-SAME: [smax(0, grp.y*elsz.y + lid.y + goff.y - arg(r)) + {{i[0-9]}} <= smin(arg(h) - 1, grp.y*elsz.y + lid.y + goff.y + arg(r))]
 __kernel void boxblur(__global const float *in, __global float *out, int w, int h, int r) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= w || y >= h) return;
