@@ -157,6 +157,9 @@ int32_t ScevToExpr::selectMinMax(SelectInst &S) {
       strict ? std::make_pair(SE.getAddExpr(A, One), B) : std::make_pair(SE.getMinusSCEV(A, One), B),
       strict ? std::make_pair(A, SE.getMinusSCEV(B, One)) : std::make_pair(A, SE.getAddExpr(B, One))};
   unsigned w = (unsigned)SE.getTypeSizeInBits(S.getType());
+  // a match without addend first: a plain min/max node is what an enclosing
+  // select's nested-clamp form below looks for
+  for (int pass = 0; pass < 2; ++pass)
   for (auto [X, Y] : pairs) {
     bool isMin = true;
     const SCEV *c = SE.getMinusSCEV(T, X);
@@ -165,6 +168,7 @@ int32_t ScevToExpr::selectMinMax(SelectInst &S) {
       c = SE.getMinusSCEV(T, Y);
       if (c != SE.getMinusSCEV(F, X)) continue;
     }
+    if (pass == 0 && !c->isZero()) continue;
     // built as Expr nodes, not as a SCEV that might fold the min/max away
     // together with the fit checks this identity relies on
     std::string why;
@@ -172,7 +176,46 @@ int32_t ScevToExpr::selectMinMax(SelectInst &S) {
     if (x < 0 || y < 0 || k < 0) return -1;
     Op op = isMin ? (sgn ? Op::SMin : Op::UMin) : (sgn ? Op::SMax : Op::UMax);
     uint32_t m = D.nary(op, {(uint32_t)x, (uint32_t)y}, w);
+    if (c->isZero()) return (int32_t)m;
     return (int32_t)D.nary(Op::Add, {m, (uint32_t)k}, w);
+  }
+  // Nested clamps, `j < 0 ? 0 : (j >= w ? w - 1 : j)`: with the same pairs,
+  //   select(X <= Y, Y + c, c + min(X, Z..)) = max(Y, min(X, Z..)) + c
+  //   select(X <= Y, c + max(X, Z..), Y + c) = min(Y, max(X, Z..)) + c
+  // provided every Z >= Y (resp. Z <= Y): a clamp whose low end does not
+  // exceed its high end. Each such condition becomes a fit check (Z - Y,
+  // resp. Y - Z, must fit the unsigned type: be >= 0) carried by a zero term,
+  // so a launch where it fails leaves the range unknown.
+  for (auto [X, Y] : pairs) {
+    for (int form = 0; form < 2; ++form) {
+      const SCEV *Bd = form == 0 ? T : F, *Other = form == 0 ? F : T;
+      const SCEV *c = SE.getMinusSCEV(Bd, Y);
+      std::string why;
+      int32_t x = conv(X, why), y = conv(Y, why), in = conv(SE.getMinusSCEV(Other, c), why);
+      int32_t k = conv(c, why);
+      if (x < 0 || y < 0 || in < 0 || k < 0) continue;
+      Op innerOp = form == 0 ? (sgn ? Op::SMin : Op::UMin) : (sgn ? Op::SMax : Op::UMax);
+      const Node &n = D.nodes[in];
+      if (n.op != innerOp) continue;
+      std::vector<uint32_t> zs;
+      bool hasX = false;
+      for (uint32_t i = 0; i < n.count; ++i) {
+        uint32_t z = D.kids[n.first + i];
+        if (z == (uint32_t)x && !hasX) hasX = true;
+        else zs.push_back(z);
+      }
+      if (!hasX || zs.empty()) continue;
+      std::vector<uint32_t> terms;
+      Op outerOp = form == 0 ? (sgn ? Op::SMax : Op::UMax) : (sgn ? Op::SMin : Op::UMin);
+      terms.push_back(D.nary(outerOp, {(uint32_t)y, (uint32_t)in}, w));
+      if (!c->isZero()) terms.push_back((uint32_t)k);
+      for (uint32_t z : zs) {
+        uint32_t diff = form == 0 ? D.nary(Op::Add, {z, D.nary(Op::Mul, {D.cst(-1, w), (uint32_t)y}, w)}, w)
+                                  : D.nary(Op::Add, {(uint32_t)y, D.nary(Op::Mul, {D.cst(-1, w), z}, w)}, w);
+        terms.push_back(D.nary(Op::Mul, {D.cst(0, w), D.cast(Op::ZExt, diff, 128)}, w));
+      }
+      return (int32_t)D.nary(Op::Add, terms, w);
+    }
   }
   return -1;
 }

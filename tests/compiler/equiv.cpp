@@ -368,6 +368,13 @@ std::vector<Case> makeCases() {
                                ArgS::i32(50), ArgS::i32(30), ArgS::i32(2)};
     };
     cs.push_back(c);
+    c.kernel = "nested";
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(50 * 4, Init::RandF), ArgS::buf(50 * 4, Init::Zero), ArgS::i32(50),
+                               ArgS::i32(3)};
+    };
+    c.launches = {{1, {56}, {8}, {0}}, {1, {48}, {16}, {5}}};
+    cs.push_back(c);
     c.kernel = "interior";
     c.args = [](const LaunchS &) {
       return std::vector<ArgS>{ArgS::buf(20 * 12 * 10 * 4, Init::RandF),

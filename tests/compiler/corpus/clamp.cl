@@ -10,8 +10,8 @@
 // CHECK: load 4B @ 4*umin(arg(n) - 2, umax(
 // CHECK: kernel ternary
 // CHECK: arg 0 in : global float* access=R range=affine
-// CHECK: load 4B @ 4*smax(1, grp.y*elsz.y + lid.y + goff.y)*arg(w) - 4*arg(w) + 4*smax(1, grp.x*elsz.x + lid.x + goff.x) - 4
-// CHECK: load 4B @ -4*arg(w) + 4*arg(w)*smin(arg(h), grp.y*elsz.y + lid.y + goff.y + 2) + 4*smin(arg(w), grp.x*elsz.x + lid.x + goff.x + 2) - 4
+// CHECK: load 4B @ 4*smax(1, grp.y*elsz.y + lid.y + goff.y)*arg(w) - 4*arg(w) + 4*smax(0, grp.x*elsz.x + lid.x + goff.x - 1)
+// CHECK: load 4B @ 4*arg(w)*smin(grp.y*elsz.y + lid.y + goff.y + 1, arg(h) - 1) + 4*smin(grp.x*elsz.x + lid.x + goff.x + 1, arg(w) - 1)
 // CHECK: kernel interior
 // CHECK: load 4B @
 // CHECK: load 4B @
@@ -57,4 +57,15 @@ __kernel void boxblur(__global const float *in, __global float *out, int w, int 
     for (int i = max(x - r, 0); i <= min(x + r, w - 1); ++i)
       s += in[j * w + i];
   out[y * w + x] = s;
+}
+// A clamp written as nested ternaries: max(0, min(j, w - 1)), valid where
+// 0 <= w - 1 (a fit check the evaluation verifies).
+// CHECK: kernel nested
+// CHECK: load 4B @ 4*smax(0, smin(grp.x*elsz.x + lid.x + goff.x - arg(r) + {{i[0-9]}}, arg(w) - 1))
+__kernel void nested(__global const float *in, __global float *out, int w, int r) {
+  int x = get_global_id(0);
+  if (x >= w) return;
+  float s = 0;
+  for (int i = -r; i <= r; ++i) { int j = x + i; j = j < 0 ? 0 : (j >= w ? w - 1 : j); s += in[j]; }
+  out[x] = s;
 }
