@@ -366,7 +366,7 @@ struct Evaluator {
       const Mono &pivot = *vm[0];
       for (size_t guard = 0; guard < work.size() + 1; ++guard) {
         bool folded = false;
-        std::vector<uint32_t> K, tmp;
+        std::vector<uint32_t> K;
         for (const Mono &m : work) {
           if (m.coef == 0 || m.coef % pivot.coef != 0 || !subset(pivot.atoms, m.atoms, K)) continue;
           bool kvar = false;

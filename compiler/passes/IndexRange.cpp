@@ -463,12 +463,8 @@ struct GuardCollector {
   struct Gid { uint8_t dim, upper; uint32_t bound; int32_t expr; };
   std::vector<Gid> gids;
 
-  // X = s*get_global_id(d) + rest with s = +-1 and rest free of group ids,
-  // local ids and loop iterations: the comparison X <= B (less) or X >= B
-  // bounds the global id itself, which the evaluator uses for every
-  // expression of the access (its offset, its fit checks, min/max operands),
-  // not just for offsets linear in X with a constant factor.
-  // X = s*E + rest (s = +-1, rest free of variables): a bound on E.
+  // X = s*E + rest (s = +-1, rest free of variables): the comparison X <= B
+  // (less) or X >= B bounds E.
   bool exprBound(uint32_t ex, uint32_t E, uint32_t B, bool less, uint8_t dim) {
     ExprData &D = C.data();
     const unsigned W = D.nodes[ex].width;
@@ -484,6 +480,12 @@ struct GuardCollector {
     return false;
   }
 
+  // X = s*get_global_id(d) + rest: the comparison bounds the global id
+  // itself, which the evaluator uses for every expression of the access (its
+  // offset, its fit checks, min/max operands), not just for offsets linear in
+  // X with a constant factor. Otherwise X = s*recurrence + rest bounds the
+  // recurrence's value as a whole (the loop's own exit test, or a test in its
+  // body), which its start and iteration count bound separately only loosely.
   void gidBound(uint32_t ex, const SCEV *EX, const SCEV *SX, uint32_t B, bool less,
                 const std::vector<uint32_t> &vx) {
     ExprData &D = C.data();
@@ -496,12 +498,9 @@ struct GuardCollector {
                                       a, D.sym(Sym::GlobalOffset, d, w)}, w);
       if (exprBound(ex, gid, B, less, (uint8_t)d)) return;
     }
-    // a loop recurrence (the loop's own exit test, or a test in its body):
-    // bounds its value as a whole, which start and iteration count bound
-    // separately only loosely
-    // (the extended compare operand first: ScalarEvolution may have moved
-    // the extension into the recurrence, whose iterations then count in the
-    // wider type)
+    // the extended operand first (ScalarEvolution may have moved the
+    // extension into the recurrence: sext{s,+,1} = {sext s,+,1}), else the
+    // compared value's own recurrence under its casts
     for (const SCEV *S : {EX, SX}) {
       while (auto *Cast = dyn_cast<SCEVCastExpr>(S)) S = Cast->getOperand();
       if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
