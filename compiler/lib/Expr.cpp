@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <tuple>
 
 namespace tutti::compiler::detail {
 
@@ -318,8 +319,161 @@ struct Evaluator {
   // unsigned operands may go negative there (the IV is clamped at 0).
   bool lenient = false;
 
+  // Node ids of grp.d, elsz.d, lid.d, goff.d per (dimension, width), found
+  // once when some global id is clipped.
+  std::map<std::tuple<uint8_t, uint32_t, uint16_t>, uint32_t> symIds;
+  bool anyClip = false;
+
   Evaluator(const ExprData &d, const Env &e, bool lenient = false)
-      : d(d), env(e), state(d.nodes.size(), 0), memo(d.nodes.size()), lenient(lenient) {}
+      : d(d), env(e), state(d.nodes.size(), 0), memo(d.nodes.size()), lenient(lenient) {
+    anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2] || !e.clips.empty();
+    if (anyClip)
+      for (uint32_t i = 0; i < d.nodes.size(); ++i)
+        if (d.nodes[i].op == Op::Sym && d.nodes[i].idx < 3)
+          symIds.emplace(std::make_tuple(d.nodes[i].sym, d.nodes[i].idx, d.nodes[i].width), i);
+  }
+
+  // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
+  static constexpr uint32_t kGidAtom = 0x80000000u;
+  // Pseudo atom standing for env.clips[i].first (bit 30 set).
+  static constexpr uint32_t kClipAtom = 0x40000000u;
+
+  static bool subset(const std::vector<uint32_t> &small, const std::vector<uint32_t> &big,
+                     std::vector<uint32_t> &rest) {
+    rest.clear();
+    size_t i = 0;
+    for (uint32_t b : big) {
+      if (i < small.size() && small[i] == b) ++i;
+      else rest.push_back(b);
+    }
+    return i == small.size();
+  }
+
+  // Takes every c*K*poly(E) (K: atoms without variables) out of `work` for
+  // each clipped node E, adding c*K*E to `linear` with E's clipped interval.
+  // The subtraction is exact algebra; only the variable monomials of
+  // c*K*poly(E) must all be present, so that the remainder loses them.
+  bool foldClips(std::vector<Mono> &work, std::map<uint32_t, Interval> &linear) {
+    for (size_t ci = 0; ci < env.clips.size(); ++ci) {
+      const Poly &pe = d.poly(env.clips[ci].first);
+      std::vector<const Mono *> vm;
+      for (const Mono &q : pe.monos) {
+        bool var = false;
+        for (uint32_t a : q.atoms) var = var || d.dependsOnVar(a);
+        if (var) vm.push_back(&q);
+      }
+      if (vm.empty()) continue;
+      const Mono &pivot = *vm[0];
+      for (size_t guard = 0; guard < work.size() + 1; ++guard) {
+        bool folded = false;
+        std::vector<uint32_t> K;
+        for (const Mono &m : work) {
+          if (m.coef == 0 || m.coef % pivot.coef != 0 || !subset(pivot.atoms, m.atoms, K)) continue;
+          bool kvar = false;
+          for (uint32_t a : K) kvar = kvar || d.dependsOnVar(a);
+          if (kvar) continue;
+          I128 ratio = m.coef / pivot.coef;
+          auto scaled = [&](const Mono &q) {
+            std::vector<uint32_t> t = q.atoms;
+            t.insert(t.end(), K.begin(), K.end());
+            std::sort(t.begin(), t.end());
+            return t;
+          };
+          bool all = true;
+          for (const Mono *q : vm) {
+            auto t = scaled(*q);
+            bool found = false;
+            for (const Mono &w : work)
+              if (w.atoms == t && w.coef == q->coef * ratio) { found = true; break; }
+            if (!found) { all = false; break; }
+          }
+          if (!all) continue;
+          Interval coef = point(ratio);
+          for (uint32_t a : K) {
+            auto v = atom(a);
+            if (!v) return false;
+            coef = imul(coef, *v);
+          }
+          std::vector<Mono> sub;
+          for (const Mono &q : pe.monos) sub.push_back({scaled(q), q.coef * ratio});
+          for (Mono &q : sub) {
+            bool hit = false;
+            for (Mono &w : work)
+              if (w.atoms == q.atoms) { w.coef -= q.coef; hit = true; break; }
+            if (!hit) work.push_back({q.atoms, -q.coef});
+          }
+          uint32_t key = kClipAtom | (uint32_t)ci;
+          auto it = linear.find(key);
+          if (it == linear.end()) linear.emplace(key, coef);
+          else it->second = iadd(it->second, coef);
+          folded = true;
+          break;
+        }
+        work.erase(std::remove_if(work.begin(), work.end(), [](const Mono &m) { return m.coef == 0; }),
+                   work.end());
+        if (!folded) break;
+      }
+    }
+    return true;
+  }
+
+  // Replaces each triple c*K*grp.d*elsz.d + c*K*lid.d + c*K*goff.d (K: atoms
+  // without variables) by c*K*gid_d, where gid_d is clipped. Returns the
+  // monomials left over and adds the replaced terms to `linear`.
+  bool foldGids(const Poly &p, std::vector<const Mono *> &rest,
+                std::map<uint32_t, Interval> &linear) {
+    std::vector<uint8_t> used(p.monos.size(), 0);
+    for (size_t i = 0; i < p.monos.size(); ++i) {
+      if (used[i]) continue;
+      const Mono &m = p.monos[i];
+      int lidPos = -1;
+      bool other = false;
+      for (size_t k = 0; k < m.atoms.size(); ++k) {
+        const Node &n = d.nodes[m.atoms[k]];
+        bool isLid = n.op == Op::Sym && n.sym == (uint8_t)Sym::LocalId && n.idx < 3 &&
+                     env.gid_clipped[n.idx];
+        if (isLid && lidPos < 0) lidPos = (int)k;
+        else if (d.dependsOnVar(m.atoms[k])) other = true;
+      }
+      if (lidPos < 0 || other) continue;
+      const Node &lid = d.nodes[m.atoms[lidPos]];
+      auto id = [&](Sym s) -> int64_t {
+        auto it = symIds.find(std::make_tuple((uint8_t)s, lid.idx, lid.width));
+        return it == symIds.end() ? -1 : (int64_t)it->second;
+      };
+      int64_t grp = id(Sym::GroupId), elsz = id(Sym::EnqLocalSize), goff = id(Sym::GlobalOffset);
+      if (grp < 0 || elsz < 0 || goff < 0) continue;
+      std::vector<uint32_t> K = m.atoms;
+      K.erase(K.begin() + lidPos);
+      std::vector<uint32_t> t1 = K, t2 = K;
+      t1.push_back((uint32_t)grp);
+      t1.push_back((uint32_t)elsz);
+      t2.push_back((uint32_t)goff);
+      std::sort(t1.begin(), t1.end());
+      std::sort(t2.begin(), t2.end());
+      size_t j1 = p.monos.size(), j2 = p.monos.size();
+      for (size_t j = 0; j < p.monos.size(); ++j) {
+        if (used[j] || j == i || p.monos[j].coef != m.coef) continue;
+        if (p.monos[j].atoms == t1) j1 = j;
+        else if (p.monos[j].atoms == t2) j2 = j;
+      }
+      if (j1 == p.monos.size() || j2 == p.monos.size()) continue;
+      Interval coef = point(m.coef);
+      for (uint32_t a : K) {
+        auto v = atom(a);
+        if (!v) return false;
+        coef = imul(coef, *v);
+      }
+      used[i] = used[j1] = used[j2] = 1;
+      uint32_t key = kGidAtom | lid.idx;
+      auto it = linear.find(key);
+      if (it == linear.end()) linear.emplace(key, coef);
+      else it->second = iadd(it->second, coef);
+    }
+    for (size_t i = 0; i < p.monos.size(); ++i)
+      if (!used[i]) rest.push_back(&p.monos[i]);
+    return true;
+  }
 
   bool fits(const Interval &v, bool sgn, unsigned w) {
     if (w >= 127) return true;
@@ -415,7 +569,21 @@ struct Evaluator {
     }
     Interval sum = point(0);
     std::map<uint32_t, Interval> linear;
-    for (const Mono &m : p.monos) {
+    std::vector<const Mono *> monos;
+    Poly folded;
+    if (anyClip) {
+      const Poly *src = &p;
+      if (!env.clips.empty()) {
+        folded.monos = p.monos;
+        if (!foldClips(folded.monos, linear)) return std::nullopt;
+        src = &folded;
+      }
+      if (!foldGids(*src, monos, linear)) return std::nullopt;
+    } else {
+      for (const Mono &m : p.monos) monos.push_back(&m);
+    }
+    for (const Mono *mp : monos) {
+      const Mono &m = *mp;
       Interval coef = point(m.coef);
       int nvar = 0;
       uint32_t var = 0;
@@ -450,7 +618,9 @@ struct Evaluator {
       }
     }
     for (auto &[var, coef] : linear) {
-      auto v = atom(var);
+      auto v = (var & kGidAtom)    ? std::optional<Interval>(env.gid[var & 3])
+               : (var & kClipAtom) ? std::optional<Interval>(env.clips[var & 0xFFFFu].second)
+                                   : atom(var);
       if (!v) return std::nullopt;
       sum = iadd(sum, imul(coef, *v));
     }
@@ -594,11 +764,13 @@ void ExprData::serialize(std::string &out) const {
   putVec(out, loop_trip);
   putVec(out, accesses);
   put(out, cost);
+  putVec(out, gid_guards);
 }
 
 bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
   if (!getVec(p, end, nodes) || !getVec(p, end, kids) || !getVec(p, end, loop_btc) ||
-      !getVec(p, end, loop_trip) || !getVec(p, end, accesses) || !get(p, end, cost))
+      !getVec(p, end, loop_trip) || !getVec(p, end, accesses) || !get(p, end, cost) ||
+      !getVec(p, end, gid_guards))
     return false;
   // validate indices so that a corrupt cache entry cannot crash evaluation
   for (uint32_t i = 0; i < nodes.size(); ++i) {
@@ -616,6 +788,10 @@ bool ExprData::deserialize(const uint8_t *&p, const uint8_t *end) {
   for (int32_t b : loop_trip) if (!okNode(b)) return false;
   for (auto &a : accesses)
     if (!okNode(a.offset) || !okNode(a.clamp_lo) || !okNode(a.clamp_hi)) return false;
+  for (auto &g : gid_guards)
+    if (g.access >= accesses.size() || g.dim > kGuardExpr || g.bound < 0 || !okNode(g.bound) ||
+        !okNode(g.expr) || (g.dim == kGuardExpr && g.expr < 0))
+      return false;
   return okNode(cost);
 }
 

@@ -49,6 +49,23 @@ struct Access {
   int32_t clamp_hi = -1;
 };
 
+// A branch condition dominating one access bounds a global id: wherever
+// accesses[access] runs, get_global_id(dim) <= bound (upper) or >= bound
+// (lower). With dim == kGuardExpr it bounds the value of node `expr` instead
+// (a loop recurrence such as j in `for (j = lo(y); j <= hi(y); ++j)`, whose
+// value the separate ranges of its start and iteration count overestimate).
+// The bound node carries the fit checks of both compared values, so it
+// evaluates only where the comparison means what the polynomial says.
+constexpr uint8_t kGuardExpr = 3;
+struct GidGuard {
+  uint32_t access = 0;
+  uint8_t dim = 0;
+  uint8_t upper = 0;
+  uint16_t pad = 0;
+  int32_t bound = -1;
+  int32_t expr = -1;
+};
+
 using I128 = __int128;
 struct Interval { I128 lo = 0, hi = 0; };
 
@@ -66,6 +83,14 @@ struct Env {
   Interval group[3];      // group id ranges (a box)
   int64_t local_size[3];  // actual local size within the box
   const std::vector<int64_t> *args = nullptr;  // interpreted argument values
+  // Global ids known to lie in gid[d] (from an access's GidGuards): where a
+  // polynomial holds c*(grp*elsz + lid + goff) for dimension d, that sum is
+  // bounded by gid[d] instead of by its terms' separate ranges.
+  bool gid_clipped[3] = {false, false, false};
+  Interval gid[3];
+  // Nodes known to lie in an interval (kGuardExpr guards): where a polynomial
+  // holds c*K*poly(node) (K free of variables), that part is bounded by it.
+  std::vector<std::pair<uint32_t, Interval>> clips;
 };
 
 struct ExprData {
@@ -75,6 +100,7 @@ struct ExprData {
   std::vector<Access> accesses;
   int32_t cost = -1;               // f(x) node, -1 unknown
   std::vector<int32_t> loop_trip;  // per loop: trip count node (printing)
+  std::vector<GidGuard> gid_guards;
 
   // ---- building (hash-consed) ----
   uint32_t cst(int64_t v, unsigned w = 64);

@@ -127,6 +127,11 @@ class ScevToExpr {
  private:
   int32_t conv(const llvm::SCEV *S, std::string &why);
   const llvm::SCEV *boundFromExitTest(const llvm::Loop *L);
+  // smin/smax/umin/umax SCEV of an integer min/max/clamp builtin call, or null.
+  const llvm::SCEV *minMaxBuiltin(llvm::CallInst &CI);
+  // Node of the min/max (+ a common addend) that a select of an integer
+  // compare computes, or -1.
+  int32_t selectMinMax(llvm::SelectInst &S);
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
   llvm::LoopInfo &LI;

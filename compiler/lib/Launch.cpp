@@ -2,6 +2,7 @@
 // contiguity test, atomic combine, printing.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "Expr.h"
@@ -203,6 +204,58 @@ bool modeMatches(const Access &a, AccessMode m) {
   return a.kind != 0;
 }
 
+I128 floorDiv(I128 a, I128 b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+I128 ceilDiv(I128 a, I128 b) { return -floorDiv(-a, b); }
+
+// Narrows `out` (a copy of the box environment `box`) to the work-items that
+// may run an access with these global-id guards: each bound is evaluated over
+// the box (a bound that does not evaluate is left out, which is sound); the
+// global ids' ranges are intersected with the bounds and the group ranges
+// with the groups that hold such ids. False: no work-item of the box runs it.
+bool clipGids(const ExprData &d, const std::vector<const detail::GidGuard *> &guards,
+              const Env &box, Env &out) {
+  if (guards.empty()) return true;
+  const I128 inf = ((I128)1) << 100;
+  I128 glo[3] = {-inf, -inf, -inf}, ghi[3] = {inf, inf, inf};
+  std::map<int32_t, Interval> ex;  // kGuardExpr: node -> bounds
+  for (const detail::GidGuard *g : guards) {
+    auto b = d.eval((uint32_t)g->bound, box);
+    if (!b) continue;
+    if (g->dim == detail::kGuardExpr) {
+      auto it = ex.emplace(g->expr, Interval{-inf, inf}).first;
+      if (g->upper) it->second.hi = std::min(it->second.hi, b->hi);
+      else it->second.lo = std::max(it->second.lo, b->lo);
+      continue;
+    }
+    if (g->upper) ghi[g->dim] = std::min(ghi[g->dim], b->hi);
+    else glo[g->dim] = std::max(glo[g->dim], b->lo);
+  }
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    if (glo[dim] == -inf && ghi[dim] == inf) continue;
+    I128 E = box.enq_local[dim], off = box.global_offset[dim];
+    Interval nat{box.group[dim].lo * E + off, box.group[dim].hi * E + box.local_size[dim] - 1 + off};
+    Interval c{std::max(nat.lo, glo[dim]), std::min(nat.hi, ghi[dim])};
+    if (c.lo > c.hi) return false;
+    out.gid_clipped[dim] = true;
+    out.gid[dim] = c;
+    // groups g whose ids [g*E+off, g*E+E-1+off] meet c
+    Interval gr{std::max(box.group[dim].lo, ceilDiv(c.lo - off - E + 1, E)),
+                std::min(box.group[dim].hi, floorDiv(c.hi - off, E))};
+    if (gr.lo > gr.hi) return false;
+    out.group[dim] = gr;
+  }
+  // guarded expressions: their range over the clipped box, intersected with
+  // the guards (a range that does not evaluate leaves only the guards)
+  for (auto &[node, b] : ex) {
+    auto nat = d.eval((uint32_t)node, out);
+    Interval c{std::max(nat ? nat->lo : -inf, b.lo), std::min(nat ? nat->hi : inf, b.hi)};
+    if (c.lo > c.hi) return false;
+    if (c.lo == -inf || c.hi == inf) continue;
+    out.clips.push_back({(uint32_t)node, c});
+  }
+  return true;
+}
+
 }  // namespace
 
 ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, const NDRange &full,
@@ -227,6 +280,9 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
   if (acc.empty() || count == 0) return r;
   auto args = interpretArgs(k, sargs);
   Env base = baseEnv(full, &args);
+  std::vector<std::vector<const detail::GidGuard *>> guards(d.accesses.size());
+  for (const detail::GidGuard &g : d.gid_guards)
+    if (g.access < guards.size()) guards[g.access].push_back(&g);
   I128 lo = 0, hi = 0;
   bool any = false;
   for (const SubLaunch &s : planPartialLaunch(full, first, count, false)) {
@@ -236,15 +292,19 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
       e.local_size[d] = (int64_t)s.local_size[d];
     }
     for (const Access *a : acc) {
-      auto v = d.eval((uint32_t)a->offset, e);
+      // the access's global-id guards, evaluated over the whole box, clip
+      // the global ids (and the groups) of the work-items that run it
+      Env ea = e;
+      if (!clipGids(d, guards[a - d.accesses.data()], e, ea)) continue;
+      auto v = d.eval((uint32_t)a->offset, ea);
       if (!v) return ByteRange{};
       Interval o = *v;
       // dominating guards (sound on their own: a failed evaluation just
       // leaves the bound out)
       if (a->clamp_hi >= 0)
-        if (auto c = d.eval((uint32_t)a->clamp_hi, e)) o.hi = std::min(o.hi, c->hi);
+        if (auto c = d.eval((uint32_t)a->clamp_hi, ea)) o.hi = std::min(o.hi, c->hi);
       if (a->clamp_lo >= 0)
-        if (auto c = d.eval((uint32_t)a->clamp_lo, e)) o.lo = std::max(o.lo, c->lo);
+        if (auto c = d.eval((uint32_t)a->clamp_lo, ea)) o.lo = std::max(o.lo, c->lo);
       if (o.lo > o.hi) continue;  // the guard excludes every work-item of this box
       I128 b = o.lo, en = o.hi + a->size;
       if (!any) { lo = b; hi = en; any = true; }
@@ -424,7 +484,10 @@ Contiguity staticContiguity(const KernelInfo &k) {
     else if (allYes) ++yes;
     else ++no;
   }
-  if (unknown) return Contiguity::Unknown;
+  // A configuration that shows non-contiguous writes is evidence whatever
+  // the others could not decide (with global-id guards, a configuration
+  // whose small arguments leave one group working cannot decide at all).
+  if (unknown && !no) return Contiguity::Unknown;
   if (yes && !no) return Contiguity::Contiguous;
   if (yes) return Contiguity::LaunchDependent;
   return Contiguity::Discontiguous;

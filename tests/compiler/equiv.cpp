@@ -347,6 +347,44 @@ std::vector<Case> makeCases() {
     cs.push_back(c);
   }
   {
+    // clamped neighbours (min/max builtins, ternaries) and global-id guards,
+    // also with global offsets: the traced hulls check the analysed ranges
+    Case c{"clamp.cl", "builtins", ""};
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(50 * 30 * 4, Init::RandF), ArgS::buf(50 * 30 * 4, Init::Zero),
+                               ArgS::i32(50), ArgS::i32(30), ArgS::i32(50)};
+    };
+    c.launches = {{2, {56, 32}, {8, 8}, {0, 0}}, {2, {48, 32}, {16, 4}, {5, 3}}};
+    cs.push_back(c);
+    c.kernel = "ternary";
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(50 * 30 * 4, Init::RandF), ArgS::buf(50 * 30 * 4, Init::Zero),
+                               ArgS::i32(50), ArgS::i32(30)};
+    };
+    cs.push_back(c);
+    c.kernel = "boxblur";
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(50 * 30 * 4, Init::RandF), ArgS::buf(50 * 30 * 4, Init::Zero),
+                               ArgS::i32(50), ArgS::i32(30), ArgS::i32(2)};
+    };
+    cs.push_back(c);
+    c.kernel = "nested";
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(50 * 4, Init::RandF), ArgS::buf(50 * 4, Init::Zero), ArgS::i32(50),
+                               ArgS::i32(3)};
+    };
+    c.launches = {{1, {56}, {8}, {0}}, {1, {48}, {16}, {5}}};
+    cs.push_back(c);
+    c.kernel = "interior";
+    c.args = [](const LaunchS &) {
+      return std::vector<ArgS>{ArgS::buf(20 * 12 * 10 * 4, Init::RandF),
+                               ArgS::buf(20 * 12 * 10 * 4, Init::Zero), ArgS::i32(20), ArgS::i32(12),
+                               ArgS::i32(10), ArgS::i32(2)};
+    };
+    c.launches = {{3, {24, 12, 10}, {8, 4, 2}, {0, 0, 0}}, {3, {20, 12, 10}, {4, 6, 5}, {1, 0, 2}}};
+    cs.push_back(c);
+  }
+  {
     Case c{"xchg.cl", "compact", ""};
     c.partitionable = false;
     cs.push_back(c);

@@ -239,6 +239,160 @@ static void testSerialize() {
   }
 }
 
+// Global-id guards (issue 18): a median-like read 4*(w*smax(y-1, 0) + x)
+// under x <= w-1, y <= h-1 and, for a second access, y >= 1. Over random group
+// ranges, global offsets and partial last groups, accessedRange must equal the
+// exact hull of the work-items that pass the guards (empty where none does),
+// also after a serialization roundtrip of the guards.
+static void testGidGuards() {
+  auto make = [](unsigned acc) {
+    auto d = std::make_shared<ExprData>();
+    auto gidOf = [&](unsigned k) {
+      return d->nary(Op::Add, {d->nary(Op::Mul, {d->sym(Sym::GroupId, k), d->sym(Sym::EnqLocalSize, k)}, 64),
+                               d->sym(Sym::LocalId, k), d->sym(Sym::GlobalOffset, k)}, 64);
+    };
+    uint32_t x = gidOf(0), y = gidOf(1);
+    uint32_t w = d->cast(Op::ZExt, d->sym(Sym::Arg, 1, 32), 64), h = d->cast(Op::ZExt, d->sym(Sym::Arg, 2, 32), 64);
+    uint32_t ym = d->bin(Op::SMax, d->nary(Op::Add, {y, d->cst(-1)}, 64), d->cst(0), 64);
+    uint32_t off = d->nary(Op::Mul, {d->cst(4), d->nary(Op::Add, {d->nary(Op::Mul, {w, ym}, 64), x}, 64)}, 64);
+    d->accesses.push_back({0, 0, 4, (int32_t)off});
+    uint32_t wm1 = d->nary(Op::Add, {w, d->cst(-1)}, 64), hm1 = d->nary(Op::Add, {h, d->cst(-1)}, 64);
+    d->gid_guards.push_back({0, 0, 1, 0, (int32_t)wm1});
+    d->gid_guards.push_back({0, 1, 1, 0, (int32_t)hm1});
+    if (acc == 1) d->gid_guards.push_back({0, 1, 0, 0, (int32_t)d->cst(1)});
+    KernelInfo k;
+    k.name = "g";
+    k.num_args = 3;
+    ArgInfo buf;
+    buf.kind = ArgKind::GlobalBuffer;
+    ArgInfo sc;
+    sc.kind = ArgKind::Scalar;
+    sc.scalar_size = 4;
+    sc.is_unsigned = true;
+    k.args = {buf, sc, sc};
+    k.exprs = d;
+    return k;
+  };
+  KernelInfo ks[2] = {make(0), make(1)}, back[2];
+  for (unsigned acc = 0; acc < 2; ++acc) {
+    CompileResult cr, q;
+    cr.ok = true;
+    cr.kernels.push_back(ks[acc]);
+    bool ok = deserializeResult(serializeResult(cr), q) && q.kernels.size() == 1 && q.kernels[0].exprs &&
+              q.kernels[0].exprs->gid_guards.size() == 2 + acc;
+    CHECK(ok, "guards roundtrip");
+    back[acc] = ok ? q.kernels[0] : ks[acc];
+  }
+  std::mt19937_64 rng(7);
+  for (int it = 0; it < 300; ++it) {
+    NDRange nd;
+    nd.work_dim = 2;
+    nd.local_size[0] = 1 + rng() % 8;
+    nd.local_size[1] = 1 + rng() % 8;
+    nd.global_size[0] = 1 + rng() % 40;
+    nd.global_size[1] = 1 + rng() % 40;
+    nd.global_offset[0] = rng() % 3 ? 0 : rng() % 10;
+    nd.global_offset[1] = rng() % 3 ? 0 : rng() % 10;
+    uint32_t W = 1 + rng() % 45, H = 1 + rng() % 45;
+    ScalarArgs sa;
+    sa.set(1, &W, 4);
+    sa.set(2, &H, 4);
+    uint64_t total = nd.totalGroups(), first = rng() % total, count = 1 + rng() % (total - first);
+    uint64_t N0 = nd.numGroups(0), N1 = nd.numGroups(1);
+    for (unsigned acc = 0; acc < 2; ++acc) {
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (uint64_t g = first; g < first + count; ++g) {
+        uint64_t g0 = g % N0, g1 = (g / N0) % N1;
+        for (uint64_t l1 = 0; l1 < nd.local_size[1]; ++l1)
+          for (uint64_t l0 = 0; l0 < nd.local_size[0]; ++l0) {
+            uint64_t gx = g0 * nd.local_size[0] + l0, gy = g1 * nd.local_size[1] + l1;
+            if (gx >= nd.global_size[0] || gy >= nd.global_size[1]) continue;  // partial last group
+            int64_t X = (int64_t)(gx + nd.global_offset[0]), Y = (int64_t)(gy + nd.global_offset[1]);
+            if (X > (int64_t)W - 1 || Y > (int64_t)H - 1 || (acc == 1 && Y < 1)) continue;
+            int64_t o = 4 * ((int64_t)W * std::max<int64_t>(Y - 1, 0) + X);
+            lo = std::min(lo, o);
+            hi = std::max(hi, o + 4);
+          }
+      }
+      ByteRange r = accessedRange((it & 1) ? back[acc] : ks[acc], 0, AccessMode::Read, nd, sa, first, count);
+      bool ok = r.known && (lo > hi ? r.empty() : (r.begin == (uint64_t)lo && r.end == (uint64_t)hi));
+      CHECK(ok, "it %d access %u: [%llu,%llu) known=%d, exact [%lld,%lld)", it, acc,
+            (unsigned long long)r.begin, (unsigned long long)r.end, r.known, (long long)lo, (long long)hi);
+    }
+  }
+}
+
+// Recurrence guards (kGuardExpr): for (j = max(x - r, 0); j <= min(x + r, h - 1); ++j)
+// reads 4*W*j + 4*P*x (P 0 or 1). With the exit test bounding j as a whole, the
+// range must cover the brute-force hull, and equal it where only j moves (P 0).
+static void testExprGuards() {
+  std::mt19937_64 rng(11);
+  int exact = 0, pure = 0;
+  for (int it = 0; it < 400; ++it) {
+    int64_t P = it & 1;
+    auto d = std::make_shared<ExprData>();
+    uint32_t x = d->nary(Op::Add, {d->nary(Op::Mul, {d->sym(Sym::GroupId, 0), d->sym(Sym::EnqLocalSize, 0)}, 64),
+                                   d->sym(Sym::LocalId, 0), d->sym(Sym::GlobalOffset, 0)}, 64);
+    auto arg = [&](unsigned i) { return d->cast(Op::ZExt, d->sym(Sym::Arg, i, 32), 64); };
+    uint32_t r = arg(1), h = arg(2), W = arg(4);
+    d->loop_btc.push_back((int32_t)arg(3));
+    d->loop_trip.push_back(-1);
+    uint32_t iv = d->iv(0, 64);
+    uint32_t start = d->bin(Op::SMax, d->nary(Op::Add, {x, d->nary(Op::Mul, {d->cst(-1), r}, 64)}, 64), d->cst(0), 64);
+    uint32_t j = d->nary(Op::Add, {start, iv}, 64);
+    uint32_t off = d->nary(Op::Add, {d->nary(Op::Mul, {d->cst(4), W, j}, 64), d->nary(Op::Mul, {d->cst(4 * P), x}, 64)}, 64);
+    d->accesses.push_back({0, 0, 4, (int32_t)off});
+    uint32_t bound = d->bin(Op::SMin, d->nary(Op::Add, {x, r}, 64), d->nary(Op::Add, {h, d->cst(-1)}, 64), 64);
+    d->gid_guards.push_back({0, kGuardExpr, 1, 0, (int32_t)bound, (int32_t)j});
+    KernelInfo k;
+    k.num_args = 5;
+    ArgInfo buf;
+    buf.kind = ArgKind::GlobalBuffer;
+    ArgInfo sc;
+    sc.kind = ArgKind::Scalar;
+    sc.scalar_size = 4;
+    sc.is_unsigned = true;
+    k.args = {buf, sc, sc, sc, sc};
+    k.exprs = d;
+    NDRange nd;
+    nd.work_dim = 1;
+    nd.local_size[0] = 1 + rng() % 8;
+    nd.global_size[0] = 1 + rng() % 60;
+    nd.global_offset[0] = rng() % 3 ? 0 : rng() % 10;
+    uint32_t R = rng() % 5, H = 1 + rng() % 70, B = rng() % 12, Wd = 1 + rng() % 9;
+    ScalarArgs sa;
+    sa.set(1, &R, 4);
+    sa.set(2, &H, 4);
+    sa.set(3, &B, 4);
+    sa.set(4, &Wd, 4);
+    uint64_t total = nd.totalGroups(), first = rng() % total, count = 1 + rng() % (total - first);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint64_t g = first; g < first + count; ++g)
+      for (uint64_t l = 0; l < nd.local_size[0]; ++l) {
+        uint64_t gx = g * nd.local_size[0] + l;
+        if (gx >= nd.global_size[0]) continue;
+        int64_t X = (int64_t)(gx + nd.global_offset[0]);
+        for (int64_t kk = 0; kk <= (int64_t)B; ++kk) {
+          int64_t J = std::max<int64_t>(X - R, 0) + kk;
+          if (J > std::min<int64_t>(X + R, (int64_t)H - 1)) continue;  // the exit test
+          int64_t o = 4 * Wd * J + 4 * P * X;
+          lo = std::min(lo, o);
+          hi = std::max(hi, o + 4);
+        }
+      }
+    ByteRange br = accessedRange(k, 0, AccessMode::Read, nd, sa, first, count);
+    bool cover = br.known && (lo > hi || (br.begin <= (uint64_t)lo && br.end >= (uint64_t)hi));
+    CHECK(cover, "it %d: [%llu,%llu) known=%d misses [%lld,%lld)", it, (unsigned long long)br.begin,
+          (unsigned long long)br.end, br.known, (long long)lo, (long long)hi);
+    if (P == 0 && lo <= hi) {
+      ++pure;
+      if (br.begin == (uint64_t)lo && br.end == (uint64_t)hi) ++exact;
+    }
+  }
+  // the hull is exact unless the exit test also cuts the smallest x's first row
+  CHECK(pure > 50 && exact * 10 >= pure * 8, "recurrence guards exact in %d of %d cases", exact, pure);
+}
+
 // Eq. 4.1: one set's groups touch about 1/32 of the budget.
 void testGroupsPerPas() {
   // 1 GiB budget, 4 GiB of buffers over 65536 groups: 64 KiB per group,
@@ -253,6 +407,8 @@ void testGroupsPerPas() {
 
 int main() {
   testGroupsPerPas();
+  testGidGuards();
+  testExprGuards();
   testPlanner();
   testEvalTight();
   testEvalSound();
