@@ -43,7 +43,10 @@ run blackscholes-auto BlackScholes 8
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB): two frame sets of it need more than 2 MiB.
 run matrixmultiplication MatrixMultiplication 2 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:6M
-for app in Reduction Histogram AESEncrypt Nbody; do
+# A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
+run fdtd3d FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M
+# Stencils with clamped neighbours (median, Sobel), and more.
+for app in MedianFilter SobelFilter Reduction Histogram AESEncrypt Nbody; do
   run "$(tr 'A-Z' 'a-z' <<<"$app")" "$app" 1 TUTTI_VAST=force
 done
 # Page sizes at both ends, atomics across slices that share pages.
