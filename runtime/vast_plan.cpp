@@ -167,6 +167,11 @@ bool vastPlan(Command *cmd) {
     va.read = ai.read || ai.escapes;
     va.written = ai.written || ai.atomic || ai.escapes;
     va.pages = (a.mem->size + (size_t(1) << L->pageShift) - 1) >> L->pageShift;
+    // One buffer behind two arguments gets two frame buffers: a write through one would
+    // be invisible through the other, and their copy-backs would undo each other.
+    for (const VastArg &o : L->args)
+      if (o.root == va.root && (o.written || va.written))
+        return refuse(k, "a written buffer passed as two arguments");
     L->args.push_back(va);
   }
   // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
