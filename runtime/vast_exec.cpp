@@ -37,6 +37,17 @@ struct VastRun {
   DeviceSlot *inspectDs = nullptr;  // the inspector's device (L->inspect)
 };
 
+// The app's by-value and local arguments on k (the callers bind the buffers).
+cl_int setValueArgs(const cl_icd_dispatch &d, cl_kernel k, const std::vector<ArgValue> &args) {
+  cl_int err = CL_SUCCESS;
+  for (cl_uint i = 0; i < args.size() && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = args[i];
+    if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(k, i, a.bytes.size(), a.bytes.data());
+    else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(k, i, a.localSize, nullptr);
+  }
+  return err;
+}
+
 // Marks of the inspector's PAS buffers held per launch: at most this many bytes at once
 // (sets are inspected in chunks).
 constexpr uint64_t kPasChunkBytes = 64ull << 20;
@@ -166,15 +177,12 @@ cl_int inspectOnce(VastRun &run, uint64_t per) {
   }
   cl_kernel ik = I.kernel;
   const cl_uint base = cl_uint(run.args.size());
-  for (cl_uint i = 0; i < base && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = run.args[i];
-    if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(ik, i, a.bytes.size(), a.bytes.data());
-    else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(ik, i, a.localSize, nullptr);
-    else if (a.kind == ArgValue::Mem) {
+  if (err == CL_SUCCESS) err = setValueArgs(d, ik, run.args);
+  for (cl_uint i = 0; i < base && err == CL_SUCCESS; ++i)
+    if (run.args[i].kind == ArgValue::Mem) {
       cl_mem m = i < I.bound.size() && I.bound[i] ? I.bound[i] : dummy;
       err = d.clSetKernelArg(ik, i, sizeof m, &m);
     }
-  }
   const cl_uint shift = L.pageShift;
   const cl_ulong perSet = per;
   if (err == CL_SUCCESS) err = d.clSetKernelArg(ik, base + cc::kAbiArgs, sizeof shift, &shift);
@@ -261,11 +269,7 @@ cl_int runSlices(VastRun &run) {
   // The app's by-value and local arguments, then the page shift; frames and LPTs per slice.
   cl_kernel rk = L.paged;
   const cl_uint base = cl_uint(run.args.size());
-  for (cl_uint i = 0; i < base && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = run.args[i];
-    if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
-    else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(rk, i, a.localSize, nullptr);
-  }
+  if (err == CL_SUCCESS) err = setValueArgs(d, rk, run.args);
   const cl_uint shift = L.pageShift;
   if (err == CL_SUCCESS) err = d.clSetKernelArg(rk, base + cc::kAbiArgs, sizeof shift, &shift);
   if (err != CL_SUCCESS) {
