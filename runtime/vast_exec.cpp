@@ -25,7 +25,7 @@ namespace tutti {
 
 namespace {
 
-std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0};
+std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0}, g_kns{0};
 
 // What a run needs, copied under the lock: it runs without it.
 struct VastRun {
@@ -277,6 +277,8 @@ cl_int runSlices(VastRun &run) {
     return err;
   }
   auto track = [&](cl_event e) { events.push_back(e); return e; };
+  // Per slice, its first and last sub-launch's events: the paged kernel's own time.
+  std::vector<std::pair<cl_event, cl_event>> spans;
   // The bytes a slice may write, from its frames (set k) to the homes, after its kernel.
   auto copyOut = [&](const VastSlice &s, size_t k, cl_event after) {
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
@@ -372,16 +374,18 @@ cl_int runSlices(VastRun &run) {
         err = d.clEnqueueNDRangeKernel(q, rk, sub.work_dim, nullptr, g, l, firstSub ? 1 : 0,
                                        firstSub ? &copied : nullptr, &e);
       if (err == CL_SUCCESS) {
-        if (last) d.clReleaseEvent(last);
+        if (firstSub) spans.push_back({track(e), nullptr});
+        else if (last != spans.back().first) d.clReleaseEvent(last);
         last = e;
       }
       firstSub = false;
     }
     if (err != CL_SUCCESS) {
-      if (last) d.clReleaseEvent(last);
+      if (last && (spans.empty() || last != spans.back().first)) d.clReleaseEvent(last);
       break;
     }
-    track(last);
+    if (last != spans.back().first) track(last);
+    spans.back().second = last;
     // One frame set: its copy-out before the next slice's copy-in overwrites the frames.
     if (sets == 1) copyOut(s, 0, last);
     d.clFlush(q);
@@ -397,6 +401,12 @@ cl_int runSlices(VastRun &run) {
     if (fin == CL_SUCCESS) fin = f2;
   }
   if (err == CL_SUCCESS) err = fin;
+  for (auto [first, last] : spans) {
+    cl_ulong t0 = 0, t1 = 0;
+    if (last && d.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) == CL_SUCCESS &&
+        d.clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) == CL_SUCCESS && t1 > t0)
+      L.kernelNs += t1 - t0;
+  }
   if (tracing() && err == CL_SUCCESS) traceSpan(run.device, "vast", "paged slices", L.t0, nowNs(), L.slices.size());
   release();
   if (err != CL_SUCCESS)
@@ -422,6 +432,7 @@ IssueResult issueVast(Command *cmd) {
     if (L.inspect) ++g_inspected;
     g_in += L.bytesIn;
     g_fwd += L.bytesForwarded;
+    g_kns += L.kernelNs;
     g_out += L.bytesOut;
     g_ns += L.ns;
     BackingDevice *dev = ctx->slots[size_t(cmd->slot)].dev;
@@ -491,7 +502,7 @@ IssueResult issueVast(Command *cmd) {
 }
 
 VastCounters vastCounters() {
-  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load()};
+  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load(), g_kns.load()};
 }
 
 }  // namespace tutti

@@ -6,7 +6,8 @@
 # For each app: natively on the GPU and on the PoCL CPU device, then under Tutti on the GPU
 # with TUTTI_MEM_LIMIT set to the app's buffer bytes / RATIO (Fig. 4.10: data RATIO x the
 # budget; VAST vs the CPU), and with TUTTI_VAST=force and no limit (Fig. 4.11: data that
-# fit, forced through VAST; vs the in-memory GPU run). Medians of REPEAT runs of each, the
+# fit, forced through VAST; vs the in-memory GPU run), and Fig. 4.12: the paged kernel's own
+# time in the forced run (vast_kernel_ms) over the native GPU run's kernel_ms. Medians of REPEAT runs of each, the
 # runs interleaved; wall_ms of each app's RESULT line (transfers included). Writes
 # OUT_DIR/vast.tsv, vast.json and vast.md. Each app checks its own result: a run that does
 # not PASS is reported as such, never timed.
@@ -51,15 +52,18 @@ one() {  # app mode
     forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                    timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
   esac
-  local st wall slices
+  local st wall slices kms
   st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)
   wall=$(grep RESULT <<<"$line" | grep -o 'wall_ms=[0-9.]*' | cut -d= -f2)
   slices=$(grep -o 'vast_slices=[0-9]*' <<<"$line" | cut -d= -f2)
-  if [ "$st" != PASS ]; then echo "${st:-TIMEOUT} -"; else echo "$wall ${slices:-0}"; fi
+  # Kernel time: the paged kernels' own under Tutti, the app's kernel events natively.
+  kms=$(grep -o 'vast_kernel_ms=[0-9.]*' <<<"$line" | cut -d= -f2)
+  [ -n "$kms" ] || kms=$(grep RESULT <<<"$line" | grep -o ' kernel_ms=[0-9.]*' | cut -d= -f2)
+  if [ "$st" != PASS ]; then echo "${st:-TIMEOUT} - -"; else echo "$wall ${slices:-0} ${kms:--}"; fi
 }
 median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
 
-printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\n" > "$out/vast.tsv"
+printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\n" > "$out/vast.tsv"
 for app in ${apps//,/ }; do
   # The app's buffer bytes: what a forced run moved in (one slice holds every buffer).
   probe=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
@@ -67,20 +71,23 @@ for app in ${apps//,/ }; do
   bytes=$(grep -o 'vast_in_bytes=[0-9]*' <<<"$probe" | cut -d= -f2)
   [ -n "$bytes" ] || { echo "$app: VAST did not take it ($(grep -o "VAST does not take.*" <<<"$probe" | head -1))"; continue; }
   limit=$((bytes / ratio))
-  declare -A t=() s=()
+  declare -A t=() s=() kt=()
   for ((r = 0; r < repeat; r++)); do
     for m in gpu cpu vast forced; do
-      read -r ms sl <<<"$(one "$app" $m)"
+      read -r ms sl km <<<"$(one "$app" $m)"
       t[$m]="${t[$m]:-} $ms"
+      kt[$m]="${kt[$m]:-} $km"
       s[$m]=$sl
     done
   done
+  gk=$(median <<<"${kt[gpu]}") pk=$(median <<<"${kt[forced]}")
+  po=$(awk -v a="$pk" -v b="$gk" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   g=$(median <<<"${t[gpu]}") c=$(median <<<"${t[cpu]}") v=$(median <<<"${t[vast]}") f=$(median <<<"${t[forced]}")
   vc=$(awk -v a="$c" -v b="$v" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   fg=$(awk -v a="$g" -v b="$f" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$app" "$bytes" "$limit" "$g" "$c" "$v" "${s[vast]}" "$f" \
-    "${s[forced]}" "$vc" "$fg" | tee -a "$out/vast.tsv"
-  unset t s
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$app" "$bytes" "$limit" "$g" "$c" "$v" \
+    "${s[vast]}" "$f" "${s[forced]}" "$vc" "$fg" "$gk" "$pk" "$po" | tee -a "$out/vast.tsv"
+  unset t s kt
 done
 python3 - "$out" <<'PY'
 import csv, json, math, sys
@@ -98,5 +105,7 @@ with open(f"{out}/vast.md", "w") as f:
                 f"{r['vast_ms']} ({r['vast_slices']}) | {r['vast_vs_cpu']}x | {r['forced_ms']} ({r['forced_slices']}) | {r['forced_vs_gpu']}x |\n")
     f.write(f"\nFig. 4.10 (VAST over the CPU device, data beyond the GPU budget): geomean {geo('vast_vs_cpu'):.2f}x\n")
     f.write(f"Fig. 4.11 (forced VAST over the in-memory GPU run, data that fit): geomean {geo('forced_vs_gpu'):.2f}x\n")
+    v = [float(r['paged_over_original']) for r in rows if r['paged_over_original'] not in ("-", "")]
+    f.write(f"Fig. 4.12 (paged kernel time over the original, forced runs): mean {sum(v) / len(v) if v else float('nan'):.2f}\n")
 print(open(f"{out}/vast.md").read())
 PY
