@@ -138,7 +138,9 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
                              : readQueued(ds, st.devBuf[s], p.begin, p.size(), st.home + p.begin,
                                           Route::StagedIfWanted, &e);
           if (err != CL_SUCCESS) {
-            TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s", ds.dev->label().c_str(),
+            TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s; the bytes only it holds cannot be "
+                      "fetched, so the command that needs them fails",
+                      ds.dev->label().c_str(),
                       alias ? "clEnqueueMarkerWithWaitList" : "clEnqueueReadBuffer", p.size(),
                       clErrorName(err));
             cmd->stagingError = err;
@@ -161,7 +163,10 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   }
   if (wait)
     for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
-  return !wait;
+  // A refused read leaves those bytes where they were: the command must fail with the
+  // driver's error (issueCommand sees cmd->stagingError), never go on with the home's
+  // stale bytes. A device that died holding the only copy loses them; its readers fail.
+  return !wait && cmd->stagingError == CL_SUCCESS;
 }
 
 bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) {
@@ -224,6 +229,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
 void pushOutputs(Command *cmd) {
   _cl_context *ctx = cmd->q->ctx;
   for (auto [root, slot] : cmd->pushTo) {
+    if (ctx->slots[size_t(slot)].dev->retired) continue;  // its reader goes elsewhere now
     Command scratch;  // holds the copies' events, which the buffer's copies in flight share
     cl_int err = CL_SUCCESS;
     ensureDeviceRange(ctx, root, Range{0, root->store->size}, slot, &scratch, &err, /*hostOnly=*/true);

@@ -32,6 +32,9 @@ bool failOver(Command *cmd, cl_int err) {
   // Host-side commands have no device to avoid; a split launch fails over only if none of
   // its pieces was enqueued (those running could not be taken back).
   if (cmd->kind != CmdKind::Kernel) return false;
+  // Its data could not be fetched (a device that died holding the only copy, or no host
+  // memory): that is not its device's fault, and no other device would fare better.
+  if (cmd->stagingError != CL_SUCCESS) return false;
   if (cmd->vast) {
     // VAST could not run it there (not the device's fault): unless a slice already
     // wrote into the homes, it runs without VAST on a device that holds it.

@@ -13,7 +13,7 @@ mkdir -p "$dir/vendors"
 echo "$faulty" > "$dir/vendors/faulty.icd"
 fails=0
 
-# run NAME APP FAULTS EXPECT(pass|error) [VAR=VALUE...]
+# run NAME APP FAULTS EXPECT(pass|error|pass-or-error) [VAR=VALUE...]
 run() {
   local name=$1 app=$2 faults=$3 expect=$4
   shift 4
@@ -27,6 +27,11 @@ run() {
   [ -f "$dir/log" ] && injected=$(wc -l < "$dir/log")
   local why=""
   if [ "$rc" -ge 124 ]; then why="crashed or hung (exit $rc)"
+  elif [ "$expect" = pass-or-error ]; then
+    # What only a dead device held is lost: the app may fail, but must be told so.
+    { [ "$rc" = 0 ] && grep -q "status=PASS" <<<"$out"; } ||
+      { grep -q "status=ERROR" <<<"$out" && grep -q "OpenCL error" <<<"$out"; } ||
+      why="expected PASS or an OpenCL error (exit $rc)"
   elif [ "$expect" = pass ]; then
     [ "$rc" = 0 ] && grep -q "status=PASS" <<<"$out" || why="expected PASS (exit $rc)"
   else
@@ -65,8 +70,18 @@ run write-always MatrixTranspose "write:0:1+" pass TUTTI_PLACEMENT=device:0
 # pthread, and what it alone held is read back from it.
 CHECKS=("TUTTI device=0 .* retired=1" "gets no new work")
 run device-dies mk_Jacobi "device:0:10" pass TUTTI_PLACEMENT=roundrobin
-# MKMD's schedule (with the compiler) gives the basic device some of the graph.
-[ "$compiler" = ON ] && run device-dies-mkmd mk_BiCGSTAB "device:0:12" pass TUTTI_MODE=mkmd
+# MKMD's schedule (with the compiler) gives the basic device some of the graph. Here the
+# device stops taking work (launches, writes, allocations) but still answers reads, so
+# nothing is lost and the app must pass.
+if [ "$compiler" = ON ]; then
+CHECKS=("TUTTI device=0 .* retired=1")
+run device-stops-mkmd mk_BiCGSTAB "kernel:0:4+,write:0:4+,alloc:0:4+" pass TUTTI_MODE=mkmd
+# Here it dies whole, reads included, mid-graph: the bytes it alone held are gone. The
+# app must pass or be told (an OpenCL error), never go on with stale bytes. Before the
+# fix, a refused read let the command use the home's old bytes: NaN in x, or a solver
+# that converged anyway around a silently wrong step.
+run device-dies-mkmd mk_BiCGSTAB "device:0:12" pass-or-error TUTTI_MODE=mkmd
+fi
 # The build fails on one device: the program runs on the other (split mode included).
 run build-one BinomialOption "build:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:50
 if [ "$compiler" = ON ]; then
