@@ -8,6 +8,7 @@
 #include "vast_exec.h"
 
 #include <atomic>
+#include <cstring>
 #include <algorithm>
 #include <numeric>
 
@@ -44,6 +45,69 @@ cl_int setValueArgs(const cl_icd_dispatch &d, cl_kernel k, const std::vector<Arg
     const ArgValue &a = args[i];
     if (a.kind == ArgValue::Bytes) err = d.clSetKernelArg(k, i, a.bytes.size(), a.bytes.data());
     else if (a.kind == ArgValue::Local) err = d.clSetKernelArg(k, i, a.localSize, nullptr);
+  }
+  return err;
+}
+
+// One copy between a buffer's bytes (`a`: its home, or the source frame) and a frame
+// (`b`), `n` bytes.
+struct Copy {
+  size_t a, b, n;
+};
+
+// Copies of equal size at constant strides on both sides (a transpose's columns, a
+// stencil's planes): one rectangle each, so a scattered slice costs a few driver commands
+// instead of one per page run (each ~10-20 us on PoCL and NVIDIA alike).
+struct Strided {
+  Copy first;
+  size_t rows = 1, strideA = 0, strideB = 0;
+};
+
+std::vector<Strided> strided(const std::vector<Copy> &copies) {
+  std::vector<Strided> out;
+  for (const Copy &c : copies) {
+    if (!out.empty()) {
+      Strided &g = out.back();
+      const Copy last{g.first.a + (g.rows - 1) * g.strideA, g.first.b + (g.rows - 1) * g.strideB, g.first.n};
+      if (c.n == g.first.n && c.a > last.a && c.b > last.b) {
+        const size_t sa = c.a - last.a, sb = c.b - last.b;
+        if (g.rows == 1 && sa >= c.n && sb >= c.n) {
+          g.strideA = sa, g.strideB = sb, g.rows = 2;
+          continue;
+        }
+        if (g.rows > 1 && sa == g.strideA && sb == g.strideB) {
+          ++g.rows;
+          continue;
+        }
+      }
+    }
+    out.push_back({c, 1, 0, 0});
+  }
+  return out;
+}
+
+// Home -> frame (write), frame -> home (read) or frame -> frame (copy), batched by strided().
+enum class Dir { In, Out, Forward };
+
+cl_int enqueueCopies(const cl_icd_dispatch &d, cl_command_queue q, Dir dir, cl_mem frame, cl_mem from,
+                     char *home, const std::vector<Copy> &copies, cl_uint nWait, const cl_event *wait) {
+  cl_int err = CL_SUCCESS;
+  for (const Strided &g : strided(copies)) {
+    const Copy &c = g.first;
+    if (g.rows == 1) {
+      err = dir == Dir::In    ? d.clEnqueueWriteBuffer(q, frame, CL_FALSE, c.b, c.n, home + c.a, nWait, wait, nullptr)
+            : dir == Dir::Out ? d.clEnqueueReadBuffer(q, frame, CL_FALSE, c.b, c.n, home + c.a, nWait, wait, nullptr)
+                              : d.clEnqueueCopyBuffer(q, from, frame, c.a, c.b, c.n, nWait, wait, nullptr);
+    } else {
+      const size_t fo[3] = {c.b, 0, 0}, zero[3] = {0, 0, 0}, ao[3] = {c.a, 0, 0}, region[3] = {c.n, g.rows, 1};
+      err = dir == Dir::In ? d.clEnqueueWriteBufferRect(q, frame, CL_FALSE, fo, zero, region, g.strideB, 0,
+                                                        g.strideA, 0, home + c.a, nWait, wait, nullptr)
+            : dir == Dir::Out ? d.clEnqueueReadBufferRect(q, frame, CL_FALSE, fo, zero, region, g.strideB, 0,
+                                                          g.strideA, 0, home + c.a, nWait, wait, nullptr)
+                              : d.clEnqueueCopyBufferRect(q, from, frame, ao, fo, region, g.strideA, 0, g.strideB,
+                                                          0, nWait, wait, nullptr);
+    }
+    if (err != CL_SUCCESS) break;
   }
   return err;
 }
@@ -102,30 +166,45 @@ struct SliceBuilder {
     count = pages = 0;
   }
   // One set's marks (per arg: 2 * pages bytes, reads then writes). False: the set alone
-  // exceeds the budget.
+  // exceeds the budget. The marks are scanned once, eight pages at a time where none is
+  // marked: a set touches few of a large buffer's pages, and sets x pages bytes pass here.
   bool add(uint64_t groups, const std::vector<const uint8_t *> &pas) {
-    uint64_t fresh = 0;
+    set.clear();
     for (size_t j = 0; j < L.args.size(); ++j) {
       const uint64_t n = L.args[j].pages;
-      for (uint64_t p = 0; p < n; ++p)
-        if ((pas[j][p] || pas[j][n + p]) && !marks[j][p]) ++fresh;
-    }
-    if (count && (pages + fresh) << L.pageShift > budget) close();
-    uint64_t setPages = 0;
-    for (size_t j = 0; j < L.args.size(); ++j) {
-      const uint64_t n = L.args[j].pages;
-      for (uint64_t p = 0; p < n; ++p) {
-        uint8_t m = uint8_t((pas[j][p] ? 1 : 0) | (pas[j][n + p] ? 3 : 0));
-        if (!m) continue;
-        ++setPages;
-        if (!marks[j][p]) touched[j].push_back(p), ++pages;
-        marks[j][p] |= m;
+      const uint8_t *rd = pas[j], *wr = pas[j] + n;
+      for (uint64_t p = 0; p < n;) {
+        if (p + 8 <= n) {
+          uint64_t a, b;
+          std::memcpy(&a, rd + p, 8);
+          std::memcpy(&b, wr + p, 8);
+          if (!(a | b)) {
+            p += 8;
+            continue;
+          }
+        }
+        for (uint64_t e = std::min(n, p + 8); p < e; ++p)
+          if (rd[p] | wr[p]) set.push_back({uint32_t(j), p, uint8_t((rd[p] ? 1 : 0) | (wr[p] ? 3 : 0))});
       }
     }
-    if (setPages << L.pageShift > budget) return false;
+    uint64_t fresh = 0;
+    for (const Mark &m : set) fresh += !marks[m.arg][m.page];
+    if (count && (pages + fresh) << L.pageShift > budget) close();
+    for (const Mark &m : set) {
+      uint8_t &old = marks[m.arg][m.page];
+      if (!old) touched[m.arg].push_back(m.page), ++pages;
+      old |= m.bits;
+    }
+    if (uint64_t(set.size()) << L.pageShift > budget) return false;
     count += groups;
     return true;
   }
+  struct Mark {
+    uint32_t arg;
+    uint64_t page;
+    uint8_t bits;
+  };
+  std::vector<Mark> set;  // the set being added (kept: its capacity is reused)
 };
 
 cl_int inspectOnce(VastRun &run, uint64_t per);
@@ -280,14 +359,16 @@ cl_int runSlices(VastRun &run) {
   // Per slice, its first and last sub-launch's events: the paged kernel's own time.
   std::vector<std::pair<cl_event, cl_event>> spans;
   // The bytes a slice may write, from its frames (set k) to the homes, after its kernel.
+  std::vector<Copy> batch;
   auto copyOut = [&](const VastSlice &s, size_t k, cl_event after) {
-    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j)
+    for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
+      batch.clear();
       for (const FrameCopy &o : s.out[j]) {
-        if (err != CL_SUCCESS) break;
-        err = d.clEnqueueReadBuffer(copyQ, frames[k][j], CL_FALSE, o.frameOffset, o.r.size(),
-                                    run.homes[j] + o.r.begin, 1, &after, nullptr);
+        batch.push_back({o.r.begin, o.frameOffset, o.r.size()});
         L.bytesOut += o.r.size();
       }
+      err = enqueueCopies(d, copyQ, Dir::Out, frames[k][j], nullptr, run.homes[j], batch, 1, &after);
+    }
   };
   // LPT entries of every slice, alive until the end (the copies read them later).
   std::vector<std::vector<cl_uint>> lptValues(L.slices.size() * nj);
@@ -315,6 +396,7 @@ cl_int runSlices(VastRun &run) {
       IntervalSet prevOut;
       if (prev && sets > 1)
         for (const FrameCopy &o : prev->out[j]) prevOut.add(o.r);
+      batch.clear();
       for (const PageRun &r : runs) {
         if (err != CL_SUCCESS) break;
         const Range bytes{size_t(r.page) << L.pageShift,
@@ -326,22 +408,28 @@ cl_int runSlices(VastRun &run) {
           now.remove(sh);
           late.push_back({j, sh});
         }
+        // Frames follow the runs in page order: byte b of run r is at its frame's offset.
         for (Range b : now.ranges()) {
-          if (err != CL_SUCCESS) break;
-          err = d.clEnqueueWriteBuffer(copyQ, frames[k][j], CL_FALSE, frameOffsetOf(runs, b.begin, L.pageShift),
-                                       b.size(), run.homes[j] + b.begin, 0, nullptr, nullptr);
+          batch.push_back({b.begin, size_t(r.frame << L.pageShift) + (b.begin - bytes.begin), b.size()});
           L.bytesIn += b.size();
         }
       }
+      if (err == CL_SUCCESS)
+        err = enqueueCopies(d, copyQ, Dir::In, frames[k][j], nullptr, run.homes[j], batch, 0, nullptr);
     }
     // Bytes the previous slice may write go from its frames to this slice's on the device,
     // once its kernel is done (shared pages, Fig. 4.7: no trip through the host).
-    for (auto &[j, r] : late) {
-      if (err != CL_SUCCESS) break;
-      err = d.clEnqueueCopyBuffer(copyQ, frames[(si - 1) % size_t(sets)][j], frames[k][j],
-                                  frameOffsetOf(prev->runs[j], r.begin, L.pageShift),
-                                  frameOffsetOf(s.runs[j], r.begin, L.pageShift), r.size(), 1, &prevKernel, nullptr);
-      L.bytesForwarded += r.size();
+    for (size_t j = 0; j < nj && err == CL_SUCCESS && !late.empty(); ++j) {
+      batch.clear();
+      for (auto &[lj, r] : late)
+        if (lj == j) {
+          batch.push_back({frameOffsetOf(prev->runs[j], r.begin, L.pageShift),
+                           frameOffsetOf(s.runs[j], r.begin, L.pageShift), r.size()});
+          L.bytesForwarded += r.size();
+        }
+      if (!batch.empty())
+        err = enqueueCopies(d, copyQ, Dir::Forward, frames[k][j], frames[(si - 1) % size_t(sets)][j], nullptr,
+                            batch, 1, &prevKernel);
     }
     ++L.slicesStarted;
     cl_event copied = nullptr;

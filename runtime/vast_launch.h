@@ -7,6 +7,7 @@
 // the window's pages onto the frame, and copies the bytes the slice may write back to
 // the buffers' host homes.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -47,13 +48,16 @@ struct VastSlice {
   std::vector<std::vector<FrameCopy>> out;
 };
 
-// Where byte b of a buffer (inside one of runs) lies in the frame buffer.
+// Where byte b of a buffer (inside one of runs) lies in the frame buffer. Runs are sorted
+// by page: a binary search (a scattered slice has thousands of runs, each looked up).
 inline size_t frameOffsetOf(const std::vector<PageRun> &runs, size_t b, unsigned shift) {
   uint64_t p = b >> shift;
-  for (const PageRun &r : runs)
-    if (p >= r.page && p < r.page + r.count)
-      return size_t((r.frame + (p - r.page)) << shift) + (b & ((size_t(1) << shift) - 1));
-  return SIZE_MAX;
+  auto it = std::upper_bound(runs.begin(), runs.end(), p,
+                             [](uint64_t page, const PageRun &r) { return page < r.page; });
+  if (it == runs.begin()) return SIZE_MAX;
+  const PageRun &r = *--it;
+  if (p >= r.page + r.count) return SIZE_MAX;
+  return size_t((r.frame + (p - r.page)) << shift) + (b & ((size_t(1) << shift) - 1));
 }
 
 // The inspector (thesis §4.4.1): run on a CPU device before the slices, it marks the pages
