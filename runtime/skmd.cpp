@@ -21,15 +21,20 @@ const cc::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std:
 
 bool kernelCompilerLinked() { return true; }
 
-cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
-  auto &v = sp.kernels[ki.name];
+cl_kernel skmdVariantKernel(SkmdProgram &sp, int slot, const std::string &key, const std::string &variant) {
+  auto &v = sp.kernels[key];
   if (v.empty()) v.assign(sp.progs.size(), nullptr);
-  if (!v[slot] && sp.progs[slot] && !ki.partition_kernel.empty()) {
-    cl_int err;
-    v[slot] = icd(sp.progs[slot]).clCreateKernel(sp.progs[slot], ki.partition_kernel.c_str(), &err);
-    if (err != CL_SUCCESS) v[slot] = nullptr;
+  if (!v[size_t(slot)] && sp.progs[size_t(slot)] && !variant.empty()) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = sp.progs[size_t(slot)];
+    v[size_t(slot)] = icd(p).clCreateKernel(p, variant.c_str(), &err);
+    if (err != CL_SUCCESS) v[size_t(slot)] = nullptr;
   }
-  return v[slot];
+  return v[size_t(slot)];
+}
+
+cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
+  return skmdVariantKernel(sp, slot, ki.name, ki.partition_kernel);
 }
 
 void skmdCreateKernels(const std::vector<std::string> &kernelNames, SkmdProgram &sp) {

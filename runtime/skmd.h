@@ -54,7 +54,10 @@ std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &so
 // launch paid about 1.3 ms for them on the H100 machine).
 void skmdCreateKernels(const std::vector<std::string> &kernelNames, SkmdProgram &sp);
 
-// The partition-ready kernel of `ki` on slot, created on first use (nullptr: none).
+// The compiler's variant kernel `variant` of sp on slot, created on first use and kept in
+// sp.kernels[key] (nullptr: none there).
+cl_kernel skmdVariantKernel(SkmdProgram &sp, int slot, const std::string &key, const std::string &variant);
+// The partition-ready kernel of `ki` on slot, kept under the app's kernel name.
 cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const compiler::KernelInfo &ki);
 // The compiler's analysis of kernel `name` for slot's device (nullptr: none).
 const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);

@@ -56,18 +56,6 @@ int targetSlot(const Command *cmd) {
   return best;
 }
 
-cl_kernel pagedKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &ki) {
-  auto &v = sp.kernels[ki.paged_kernel];
-  if (v.empty()) v.assign(sp.progs.size(), nullptr);
-  if (!v[size_t(slot)]) {
-    cl_int err = CL_SUCCESS;
-    cl_program p = sp.progs[size_t(slot)];
-    v[size_t(slot)] = icd(p).clCreateKernel(p, ki.paged_kernel.c_str(), &err);
-    if (err != CL_SUCCESS) v[size_t(slot)] = nullptr;
-  }
-  return v[size_t(slot)];
-}
-
 // Bytes of argument a that groups [first, first + count) may read and write, page-aligned
 // (the window), and those they may write.
 void windowOf(const VastLaunch &L, const VastArg &a, uint64_t first, uint64_t count, Range &window,
@@ -148,7 +136,7 @@ bool vastPlan(Command *cmd) {
   if (!ki || !ki->partitionable) return refuse(k, ki ? ki->whole_reason : "not compiled");
   if (ki->paged_kernel.empty()) return refuse(k, ki->paged_reason);
   L->info = ki;
-  L->paged = pagedKernel(*sp, slot, *ki);
+  L->paged = skmdVariantKernel(*sp, slot, ki->paged_kernel, ki->paged_kernel);
   if (!L->paged) return refuse(k, "the paged-access kernel does not build there");
   size_t wgLimit = 0;
   icd(L->paged).clGetKernelWorkGroupInfo(L->paged, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgLimit,
@@ -298,20 +286,14 @@ bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint6
       why = "the inspector's data exceed the CPU device's memory";
       continue;
     }
-    auto &v = sp->kernels[ki->inspector_kernel];
-    if (v.empty()) v.assign(sp->progs.size(), nullptr);
-    if (!v[size_t(s)]) {
-      cl_int err = CL_SUCCESS;
-      v[size_t(s)] = icd(sp->progs[size_t(s)]).clCreateKernel(sp->progs[size_t(s)], ki->inspector_kernel.c_str(), &err);
-      if (err != CL_SUCCESS) v[size_t(s)] = nullptr;
-    }
-    if (!v[size_t(s)]) {
+    cl_kernel ik = skmdVariantKernel(*sp, s, ki->inspector_kernel, ki->inspector_kernel);
+    if (!ik) {
       why = "the inspector does not build on the CPU device";
       continue;
     }
     auto in = std::make_shared<VastInspect>();
     in->slot = s;
-    in->kernel = v[size_t(s)];
+    in->kernel = ik;
     in->dataArgs = ki->inspector_data_args;
     in->budget = budget;
     in->groupsPerSet = cc::vastGroupsPerPas(budget, bufferBytes, L.nd.totalGroups());
