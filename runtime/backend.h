@@ -61,6 +61,11 @@ struct BackingDevice {
   std::atomic<unsigned> failuresInARow{0};
   Counters counters;
 
+  // Whether this device, at `slot`, may get new work from a command that failed on the
+  // slots in `avoid` (bit s: slot s): not one of those, and not retired.
+  bool takesWork(int slot, uint32_t avoid) const {
+    return !(slot >= 0 && slot < 32 && (avoid >> slot & 1u)) && !retired;
+  }
   bool isGpu() const { return type & CL_DEVICE_TYPE_GPU; }
   bool isCpu() const { return type & CL_DEVICE_TYPE_CPU; }
   bool hasExtension(const std::string &e) const;

@@ -24,8 +24,7 @@ std::atomic<uint64_t> g_failovers{0};
 }  // namespace
 
 bool mayRunOn(const Command *cmd, int slot) {
-  if (slot < 0 || slot >= 32) return slot >= 0;
-  return !(cmd->avoid >> slot & 1u) && !slotOf(cmd, slot).dev->retired;
+  return slot >= 0 && slotOf(cmd, slot).dev->takesWork(slot, cmd->avoid);
 }
 
 bool failOver(Command *cmd, cl_int err) {

@@ -49,8 +49,7 @@ void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<in
   int img = forcedImageSlot(k, args);
   const auto &slots = k->program->ctx->slots;
   for (int s = 0; s < int(k->real.size()); ++s)
-    if ((img < 0 || s == img) && !(s < 32 && (avoid >> s & 1u)) && !slots[size_t(s)].dev->retired &&
-        fits(k, args, s))
+    if ((img < 0 || s == img) && slots[size_t(s)].dev->takesWork(s, avoid) && fits(k, args, s))
       c.push_back(s);
 }
 
