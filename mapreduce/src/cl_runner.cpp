@@ -1,6 +1,8 @@
 // ClRunner: OpenCL calls with error checks and per-phase device times.
 #include "cl_runner.h"
 
+#include <algorithm>
+
 namespace tutti::mr {
 
 void check(cl_int err, const char* what) {
@@ -75,6 +77,15 @@ cl_mem ClRunner::buffer(size_t bytes) {
 void ClRunner::releaseBuffers() {
   for (cl_mem m : buffers_) clReleaseMemObject(m);
   buffers_.clear();
+}
+
+void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
+  size_t out = mark;
+  for (size_t i = mark; i < buffers_.size(); ++i) {
+    if (std::find(keep.begin(), keep.end(), buffers_[i]) != keep.end()) buffers_[out++] = buffers_[i];
+    else clReleaseMemObject(buffers_[i]);
+  }
+  buffers_.resize(out);
 }
 
 void ClRunner::fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase) {

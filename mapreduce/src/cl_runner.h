@@ -27,6 +27,10 @@ class ClRunner {
   // Buffers live until releaseBuffers() (end of a run). Zero bytes gives one word.
   cl_mem buffer(size_t bytes);
   void releaseBuffers();
+  // Releases the buffers made since bufferMark() returned mark, except those in keep
+  // (a streamed run frees each chunk's buffers but its running result).
+  size_t bufferMark() const { return buffers_.size(); }
+  void releaseSince(size_t mark, const std::vector<cl_mem>& keep);
   void zero(cl_mem m, size_t bytes, double* phase) { fill(m, bytes, 0, phase); }
   void fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase);
   void write(cl_mem m, size_t bytes, const void* src, double* phase, size_t offset = 0);

@@ -9,15 +9,17 @@ namespace tutti::mr {
 namespace {
 
 // Groups the map output into per-region hash tables, joins them level by level into one
-// table, and compacts it. Returns the result on the host.
-Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size_t groupWg,
-                        const Records& first, const Records& over, cl_mem wgTotal,
-                        uint32_t groups, uint32_t overflow) {
+// table, and compacts it into dst (on the device); returns its record count. `over` holds
+// the overflow records (and a streamed run's result so far, merged like them); finalise:
+// mr_reduce runs on each key (not on a streamed run's running result).
+uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size_t groupWg,
+                          const Records& first, const Records& over, cl_mem wgTotal,
+                          uint32_t groups, uint32_t overflow, bool finalise, Records& dst) {
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t C = m.opt.regionRecords, NB = m.opt.buckets, F = m.opt.joinFanIn;
   const uint32_t overflowTables = (uint32_t)divUp(overflow, C), tables = groups + overflowTables;
-  stats.tables = tables;
+  stats.tables += tables;
   // Bucket lists are indexed by bucket * tables + table in 32-bit kernels.
   if ((uint64_t)NB * tables >= (1ull << 31))
     throw std::invalid_argument("tutti::mr: buckets x tables (" + std::to_string(NB) + " x " +
@@ -36,9 +38,11 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
          segNext = cl.buffer(segCount * 4);
   if (chains) cl.fill(segNext, segCount * 4, 0xFFFFFFFFu, &times.group);
   cl_kernel group = cl.kernel("mr_group");
-  cl.args(group, first.keys, first.info, first.vals, 1u, wgTotal, 0u, 0u, tables, grouped.keys,
-          grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
-  cl.launch(group, (size_t)groups * groupWg, groupWg, &times.group);
+  if (groups) {
+    cl.args(group, first.keys, first.info, first.vals, 1u, wgTotal, 0u, 0u, tables, grouped.keys,
+            grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
+    cl.launch(group, (size_t)groups * groupWg, groupWg, &times.group);
+  }
   if (overflowTables) {
     cl.args(group, over.keys, over.info, over.vals, 0u, wgTotal, overflow, groups, tables,
             grouped.keys, grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
@@ -74,18 +78,19 @@ Output groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size
   // Compaction of the one table left: its bucket lists, back to back.
   cl_mem outBase = cl.buffer((size_t)NB * 4);
   const uint32_t count = m.scanTotal(cnt, outBase, NB, &times.compact);
-  Records dst = makeRecords(cl, spec, count);
+  dst = makeRecords(cl, spec, count);
   cl_kernel compact = cl.kernel("mr_compact_buckets");
   cl_mem srcOf = cl.buffer(chains ? (size_t)count * 4 : 0);
+  const cl_uint fin = finalise ? 1u : 0u;
   cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info,
-          dst.vals, srcOf);
+          dst.vals, srcOf, fin);
   cl.launch(compact, divUp(NB, 64) * 64, 64, &times.compact);
   if (chains) {
     cl_kernel reduce = cl.kernel("mr_reduce_lists");
     cl.args(reduce, dst.keys, dst.info, dst.vals, srcOf, count, lists.links, segNext, segs, segVals);
     cl.launch(reduce, divUp(count, 64) * 64, 64, &times.compact);
   }
-  return download(cl, spec, dst, count, &times.download);
+  return count;
 }
 
 }  // namespace
@@ -113,42 +118,70 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
   mapWg_ = m.mapGroupSize("mr_map_pass");
 }
 
+// The map's output: first-pass regions, overflow records and what each region wrote.
+struct StreamMR::MapOut {
+  Records first, over;
+  cl_mem wgTotal = nullptr;
+  uint32_t groups = 0;
+  uint64_t overflow = 0, writtenAll = 0;
+  std::vector<uint32_t> written;  // per region: records before it (map-only compaction)
+};
+
+StreamMR::MapOut StreamMR::mapPhase(cl_mem input, cl_mem params, uint32_t numTasks,
+                                    const std::function<void()>& whileMapping) {
+  Impl& m = *impl_;
+  ClRunner& cl = m.cl;
+  const JobSpec& spec = m.spec;
+  const uint32_t C = m.opt.regionRecords;
+  MapOut o;
+  if (numTasks == 0) {
+    if (whileMapping) whileMapping();
+    return o;
+  }
+  cl_kernel mapPass = cl.kernel("mr_map_pass"), mapOverflow = cl.kernel("mr_map_overflow");
+
+  // Map, first pass: every work-group writes into its own region of C records.
+  const uint32_t groups = o.groups = (uint32_t)divUp(numTasks, mapWg_);
+  Records& first = o.first = makeRecords(cl, spec, (size_t)groups * C);
+  cl_mem wgTotal = o.wgTotal = cl.buffer(groups * 4), taskWritten = cl.buffer((size_t)numTasks * 4);
+  cl.args(mapPass, input, params, numTasks, first.keys, first.info, first.vals, wgTotal, taskWritten);
+  cl.launch(mapPass, (size_t)groups * mapWg_, mapWg_, &times_.map);
+  if (whileMapping) whileMapping();
+  std::vector<uint32_t> totals(groups);
+  cl.read(wgTotal, groups * 4, totals.data(), &times_.map);
+
+  // Overflow pass where a region ran out: exact ranges from the counted totals.
+  std::vector<uint32_t> ovBase(groups);
+  o.written.resize(groups);
+  for (uint32_t g = 0; g < groups; ++g) {
+    ovBase[g] = (uint32_t)o.overflow;
+    o.written[g] = (uint32_t)o.writtenAll;
+    o.overflow += totals[g] > C ? totals[g] - C : 0;
+    o.writtenAll += std::min(totals[g], C);
+    stats_.emitted += totals[g];
+  }
+  stats_.overflowed += o.overflow;
+  o.over = makeRecords(cl, spec, o.overflow);
+  if (o.overflow) {
+    cl_mem ovBaseBuf = cl.buffer(groups * 4);
+    cl.write(ovBaseBuf, groups * 4, ovBase.data(), &times_.overflow);
+    cl.args(mapOverflow, input, params, numTasks, o.over.keys, o.over.info, o.over.vals, wgTotal,
+            ovBaseBuf, taskWritten);
+    cl.launch(mapOverflow, (size_t)groups * mapWg_, mapWg_, &times_.overflow);
+  }
+  return o;
+}
+
 Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
   Impl& m = beginRun();
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t C = m.opt.regionRecords;
   if (numTasks == 0) return finishRun(download(cl, spec, {}, 0, &times_.download));
-  cl_kernel mapPass = cl.kernel("mr_map_pass"), mapOverflow = cl.kernel("mr_map_overflow");
-
-  // Map, first pass: every work-group writes into its own region of C records.
-  const uint32_t groups = (uint32_t)divUp(numTasks, mapWg_);
-  Records first = makeRecords(cl, spec, (size_t)groups * C);
-  cl_mem wgTotal = cl.buffer(groups * 4), taskWritten = cl.buffer((size_t)numTasks * 4);
-  cl.args(mapPass, input, params, numTasks, first.keys, first.info, first.vals, wgTotal, taskWritten);
-  cl.launch(mapPass, (size_t)groups * mapWg_, mapWg_, &times_.map);
-  std::vector<uint32_t> totals(groups);
-  cl.read(wgTotal, groups * 4, totals.data(), &times_.map);
-
-  // Overflow pass where a region ran out: exact ranges from the counted totals.
-  std::vector<uint32_t> ovBase(groups), written(groups);
-  uint64_t overflow = 0, writtenAll = 0;
-  for (uint32_t g = 0; g < groups; ++g) {
-    ovBase[g] = (uint32_t)overflow;
-    written[g] = (uint32_t)writtenAll;
-    overflow += totals[g] > C ? totals[g] - C : 0;
-    writtenAll += std::min(totals[g], C);
-    stats_.emitted += totals[g];
-  }
-  stats_.overflowed = overflow;
-  Records over = makeRecords(cl, spec, overflow);
-  if (overflow) {
-    cl_mem ovBaseBuf = cl.buffer(groups * 4);
-    cl.write(ovBaseBuf, groups * 4, ovBase.data(), &times_.overflow);
-    cl.args(mapOverflow, input, params, numTasks, over.keys, over.info, over.vals, wgTotal,
-            ovBaseBuf, taskWritten);
-    cl.launch(mapOverflow, (size_t)groups * mapWg_, mapWg_, &times_.overflow);
-  }
+  MapOut mo = mapPhase(input, params, numTasks, nullptr);
+  const uint32_t groups = mo.groups;
+  const uint64_t overflow = mo.overflow, writtenAll = mo.writtenAll;
+  const Records &first = mo.first, &over = mo.over;
 
   Output out;
   if (!spec.reducePhase) {
@@ -156,18 +189,72 @@ Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
     const size_t count = writtenAll + overflow;
     Records dst = makeRecords(cl, spec, count);
     cl_mem outBase = cl.buffer(groups * 4);
-    cl.write(outBase, groups * 4, written.data(), &times_.compact);
+    cl.write(outBase, groups * 4, mo.written.data(), &times_.compact);
     cl_kernel compact = cl.kernel("mr_compact_regions");
-    cl.args(compact, first.keys, first.info, first.vals, wgTotal, outBase, dst.keys, dst.info, dst.vals);
+    cl.args(compact, first.keys, first.info, first.vals, mo.wgTotal, outBase, dst.keys, dst.info, dst.vals);
     cl.launch(compact, (size_t)groups * C, std::min<size_t>(C, groupWg_), &times_.compact);
     cl.copy(over.keys, dst.keys, overflow * spec.keyBytes, writtenAll * spec.keyBytes, &times_.compact);
     cl.copy(over.info, dst.info, overflow * 8, writtenAll * 8, &times_.compact);
     cl.copy(over.vals, dst.vals, overflow * spec.valueBytes, writtenAll * spec.valueBytes, &times_.compact);
     out = download(cl, spec, dst, count, &times_.download);
   } else {
-    out = groupJoinCompact(m, times_, stats_, groupWg_, first, over, wgTotal, groups, (uint32_t)overflow);
+    Records dst;
+    const uint32_t count = groupJoinCompact(m, times_, stats_, groupWg_, first, over, mo.wgTotal, groups,
+                                            (uint32_t)overflow, true, dst);
+    out = download(cl, spec, dst, count, &times_.download);
   }
   return finishRun(std::move(out));
+}
+
+Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
+  Impl& m = beginRun();
+  ClRunner& cl = m.cl;
+  const JobSpec& spec = m.spec;
+  if (!spec.reducePhase || !spec.hasCombiner)
+    throw std::invalid_argument("tutti::mr: runStream needs a reduce phase with a combiner");
+  chunks_ = 0;
+  Chunk cur, ahead;
+  bool have = next(cur), more = false;
+  Records acc;  // the result so far: distinct keys, combined values, not finalised
+  uint32_t accCount = 0;
+  while (have) {
+    ++chunks_;
+    const size_t mark = cl.bufferMark();
+    cl_mem in = cl.buffer(cur.inputBytes), par = cl.buffer(cur.paramBytes);
+    // Blocking writes: the app may reuse the piece's memory for the next one.
+    if (cur.inputBytes) cl.write(in, cur.inputBytes, cur.input, &times_.preprocess);
+    if (cur.paramBytes) cl.write(par, cur.paramBytes, cur.params, &times_.preprocess);
+    // The next piece is read or made while this one maps.
+    MapOut mo = mapPhase(in, par, cur.tasks, [&] { more = next(ahead); });
+    // The result so far joins the overflow records: the grouping and joins merge it
+    // with this piece's keys like any other table.
+    const uint64_t extra = mo.overflow + accCount;
+    if (extra >= (1ull << 32)) throw std::invalid_argument("tutti::mr: more than 2^32 records in one merge");
+    Records over = mo.over;
+    if (accCount) {
+      over = makeRecords(cl, spec, extra);
+      const size_t k = spec.keyBytes, v = spec.valueBytes, o = mo.overflow;
+      if (o) {
+        cl.copy(mo.over.keys, over.keys, o * k, 0, &times_.overflow);
+        cl.copy(mo.over.info, over.info, o * 8, 0, &times_.overflow);
+        cl.copy(mo.over.vals, over.vals, o * v, 0, &times_.overflow);
+      }
+      cl.copy(acc.keys, over.keys, size_t(accCount) * k, o * k, &times_.join);
+      cl.copy(acc.info, over.info, size_t(accCount) * 8, o * 8, &times_.join);
+      cl.copy(acc.vals, over.vals, size_t(accCount) * v, o * v, &times_.join);
+    }
+    if (mo.groups || extra) {
+      Records dst;
+      accCount = groupJoinCompact(m, times_, stats_, groupWg_, mo.first, over, mo.wgTotal, mo.groups,
+                                  (uint32_t)extra, /*finalise=*/!more, dst);
+      acc = dst;
+    }
+    // This piece's buffers go; the result so far stays for the next merge.
+    cl.releaseSince(mark, {acc.keys, acc.info, acc.vals, acc.links});
+    if (more) cur = ahead;
+    have = more;
+  }
+  return finishRun(download(cl, spec, acc, accCount, &times_.download));
 }
 
 }  // namespace tutti::mr

@@ -223,12 +223,13 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
 }
 
 // Final compaction: bucket b's unique keys go to out[outBase[b] ...], finalised by the
-// user's reduce, so only useful output returns to the host.
+// user's reduce (finalise: 0 for a streamed run's running result), so only useful output
+// returns to the host.
 __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2* info,
                                  __global const mr_value_t* vals, __global const uint* lstart,
                                  __global const uint* cnt, __global const uint* outBase,
                                  __global uint* outKeys, __global uint2* outInfo,
-                                 __global mr_value_t* outVals, __global uint* srcOf) {
+                                 __global mr_value_t* outVals, __global uint* srcOf, uint finalise) {
   uint b = get_global_id(0);
   if (b >= MR_BUCKETS) return;
   for (uint i = 0; i < cnt[b]; ++i) {
@@ -237,9 +238,12 @@ __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2
 #if MR_COMBINER
     mr_value_t v = vals[src];
 #if MR_HAS_REDUCE
-    uint k[MR_KEY_WORDS];
-    mr_load_key(keys, src, k);
-    mr_reduce((const uchar*)k, info[src].x, &v);
+    // A streamed run's merges keep combined values; mr_reduce finalises them once.
+    if (finalise) {
+      uint k[MR_KEY_WORDS];
+      mr_load_key(keys, src, k);
+      mr_reduce((const uchar*)k, info[src].x, &v);
+    }
 #endif
     outVals[dst] = v;
 #else

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -115,6 +116,78 @@ TEST(StreamMR, RegionsMustBePowersOfTwo) {
   opt.regionRecords = 100;
   EXPECT_THROW(tutti::mr::StreamMR(cl.context, cl.device, cl.queue, {kTypes, kFunctions, 4, 4}, opt),
                std::invalid_argument);
+}
+
+// Streamed input (runStream): pieces merged into the result so far on the device give
+// what one run over the whole input gives, with mr_reduce applied once per key.
+const char* kFinalise = "void mr_reduce(const uchar* key, uint size, mr_value_t* v) { *v = *v * 10 + 1; }\n";
+
+tutti::mr::Output streamed(tutti::mr::StreamMR& job, const std::vector<cl_uint>& in,
+                           const std::vector<size_t>& cuts) {
+  size_t piece = 0;
+  const cl_uint zero = 0;
+  return job.runStream([&](tutti::mr::StreamMR::Chunk& c) {
+    if (piece + 1 >= cuts.size()) return false;
+    const size_t b = cuts[piece], e = cuts[piece + 1];
+    ++piece;
+    c.input = e > b ? (const void*)&in[b] : (const void*)&zero;
+    c.inputBytes = std::max<size_t>(e - b, 1) * 4;
+    c.params = &zero;
+    c.paramBytes = 4;
+    c.tasks = (uint32_t)(e - b);
+    return true;
+  });
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> sorted(const tutti::mr::Output& out) {
+  std::vector<std::pair<uint32_t, uint32_t>> v;
+  for (size_t i = 0; i < out.count; ++i) v.push_back({*(const uint32_t*)out.keyData(i), out.value<uint32_t>(i)});
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(StreamMR, StreamedPiecesGiveTheWholeRunsOutput) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  tutti::mr::Options opt;
+  opt.regionRecords = 8;  // overflow in every piece
+  opt.buckets = 2;
+  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
+  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
+  std::vector<cl_uint> in(1000);
+  uint32_t ref[3] = {0, 0, 0};
+  for (cl_uint i = 0; i < in.size(); ++i) {
+    in[i] = i * 7;
+    if (in[i] % 2 == 0) ref[in[i] % 3]++;
+  }
+  cl_mem buf = cl.input(in);
+  auto whole = sorted(job.run(buf, buf, (uint32_t)in.size()));
+  clReleaseMemObject(buf);
+  ASSERT_EQ(whole.size(), 3u);
+  for (auto [k, v] : whole) EXPECT_EQ(v, ref[k] * 10 + 1) << "key " << k;
+  // Uneven pieces, an empty one in the middle and one at the end.
+  std::vector<size_t> cuts{0, 37, 100, 100, 513, 514, 1000, 1000};
+  EXPECT_EQ(sorted(streamed(job, in, cuts)), whole);
+  EXPECT_EQ(job.chunks(), cuts.size() - 1);
+  EXPECT_EQ(sorted(streamed(job, in, {0, 1000})), whole);  // one piece
+  // Pieces of one task each (odd values emit nothing: half the pieces add no keys).
+  std::vector<size_t> ones;
+  for (size_t i = 0; i <= 64; ++i) ones.push_back(i);
+  std::vector<cl_uint> small(in.begin(), in.begin() + 64);
+  auto smallWhole = sorted(streamed(job, small, {0, 64}));
+  EXPECT_EQ(sorted(streamed(job, small, ones)), smallWhole);
+  EXPECT_EQ(streamed(job, in, {0}).count, 0u);  // no pieces
+}
+
+TEST(StreamMR, StreamingNeedsACombiner) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  const char* listFns = "bool mr_next_value(mr_values* values, mr_value_t* value);\n"
+                        "void mr_reduce_list(const uchar* key, uint size, mr_values* values, mr_value_t* out) {\n"
+                        "  mr_value_t v, s = 0; while (mr_next_value(values, &v)) s += v; *out = s; }\n";
+  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + listFns, 4, 4, true, false, /*hasCombiner=*/false};
+  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec);
+  EXPECT_THROW(job.runStream([](tutti::mr::StreamMR::Chunk&) { return false; }), std::invalid_argument);
 }
 
 }  // namespace

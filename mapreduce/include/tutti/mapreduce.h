@@ -130,8 +130,32 @@ class StreamMR : public Pipeline {
            Options options = {});
   Output run(cl_mem input, cl_mem params, uint32_t numTasks) override;
 
+  // One piece of a streamed input: its bytes (handed to mr_map as `input`), the params
+  // for its tasks, and their number. Each piece must be whole for its tasks (the app cuts
+  // its input where no task reads across).
+  struct Chunk {
+    const void* input = nullptr;
+    size_t inputBytes = 0;
+    const void* params = nullptr;
+    size_t paramBytes = 0;
+    uint32_t tasks = 0;
+  };
+  // Runs the job over input that comes in pieces: larger than the device's memory, or
+  // produced as it goes. next(chunk) fills the next piece and returns false when there is
+  // none; it is asked for piece i+1 while piece i's commands run. Each piece's map output
+  // is grouped and merged on the device with the result so far (the incremental
+  // reduction of thesis Ch. 5): between pieces, only one piece's input and the distinct
+  // keys so far are on the device. Needs a combiner (merges combine values); mr_reduce
+  // finalises each key once, in the last merge. The same output as run() over the whole
+  // input.
+  Output runStream(const std::function<bool(Chunk&)>& next);
+  uint64_t chunks() const { return chunks_; }  // pieces the last runStream took
+
  private:
+  struct MapOut;
+  MapOut mapPhase(cl_mem input, cl_mem params, uint32_t numTasks, const std::function<void()>& whileMapping);
   size_t mapWg_ = 0, groupWg_ = 0;
+  uint64_t chunks_ = 0;
 };
 
 // Mars-style baseline (seed 003): the map runs twice (count, then write at scanned

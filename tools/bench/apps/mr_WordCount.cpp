@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
   }
   app::App a(mrapp::appName("mr_WordCount").c_str());
-  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0, listReduce = 0;
+  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0, listReduce = 0,
+            stream = 0;
   a.param("bytes", &bytes, "generated text bytes (ignored with --file PATH)", 200000, 16 << 20, 80 << 20);
   a.param("vocab", &vocab, "distinct generated words", 2000, 50000, 100000);
   // Tiny regions overflow (the overflow pass runs in every test); larger sizes use
@@ -94,6 +95,9 @@ int main(int argc, char** argv) {
   a.param("buckets", &buckets, "hash-table entries per table", 4096, 4096, 4096);
   a.param("fanin", &fanin, "tables merged per joining work-item", 16, 16, 16);
   a.param("list-reduce", &listReduce, "1: no combiner, mr_reduce_list sums each word's values", 0, 0, 0);
+  a.param("stream", &stream,
+          "text bytes per streamed piece, cut between words (0: all at once); only the "
+          "piece and the distinct words so far are on the device", 0, 0, 0);
   a.parse((int)args.size(), args.data());
   a.init();
   return mrapp::guarded(a, [&] {
@@ -117,7 +121,24 @@ int main(int argc, char** argv) {
 
     const uint32_t params[2] = {(uint32_t)text.size(), (uint32_t)chunk};
     const uint32_t tasks = (uint32_t)app::divUp(text.size(), (size_t)chunk);
-    auto out = mrapp::runJob(a, *job, text.data(), text.size(), params, sizeof(params), tasks);
+    tutti::mr::Output out;
+    if (stream > 0) {
+      // Pieces end after a non-letter, so no word spans two of them.
+      auto cut = [&](size_t at) {
+        size_t e = std::min(text.size(), at + (size_t)stream);
+        while (e < text.size() && letter(text[e - 1])) ++e;
+        return e;
+      };
+      auto pieceParams = [&](size_t b, size_t e, std::vector<uint32_t>& p) {
+        p = {(uint32_t)(e - b), (uint32_t)chunk};
+        return (uint32_t)app::divUp(e - b, (size_t)chunk);
+      };
+      out = mrapp::runStreamed(a, *job, text.data(), text.size(), cut, pieceParams);
+      a.log("stream_bytes=%lld stream_pieces=%llu\n", stream,
+            (unsigned long long)dynamic_cast<tutti::mr::StreamMR&>(*job).chunks());
+    } else {
+      out = mrapp::runJob(a, *job, text.data(), text.size(), params, sizeof(params), tasks);
+    }
     auto t0 = std::chrono::steady_clock::now();
     auto ref = countWords(text, spec.keyBytes);
     double cpuMs = mrapp::msSince(t0);

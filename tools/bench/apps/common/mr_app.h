@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <thread>
@@ -64,6 +65,38 @@ inline tutti::mr::Output runJob(app::App& a, tutti::mr::Pipeline& job, const voi
     a.stopWall();
     a.releaseBuffer(in);
     a.releaseBuffer(par);
+  }
+  return out;
+}
+
+// Streams the input in pieces (StreamMR::runStream) --repeat times, each inside the wall
+// clock. cut(begin) returns where the piece starting at `begin` ends (past it: the
+// input's end); params(begin, end) the piece's params and its task count. Baselines
+// cannot stream: the app fails with the reason.
+inline tutti::mr::Output runStreamed(app::App& a, tutti::mr::Pipeline& job, const char* input,
+                                     size_t inputBytes, const std::function<size_t(size_t)>& cut,
+                                     const std::function<uint32_t(size_t, size_t, std::vector<uint32_t>&)>& params) {
+  auto* s = dynamic_cast<tutti::mr::StreamMR*>(&job);
+  if (!s) throw std::invalid_argument(std::string("--stream: the ") + pipelineName() + " pipeline does not stream");
+  tutti::mr::Output out;
+  for (int r = 0; r < a.repeat(); ++r) {
+    a.startWall();
+    size_t at = 0;
+    std::vector<uint32_t> par[2];  // this piece's and the next one's (asked while it maps)
+    int which = 0;
+    out = s->runStream([&](tutti::mr::StreamMR::Chunk& c) {
+      if (at >= inputBytes) return false;
+      const size_t end = std::min(inputBytes, std::max(at + 1, cut(at)));
+      std::vector<uint32_t>& p = par[which ^= 1];
+      c.tasks = params(at, end, p);
+      c.input = input + at;
+      c.inputBytes = end - at;
+      c.params = p.data();
+      c.paramBytes = p.size() * sizeof(uint32_t);
+      at = end;
+      return true;
+    });
+    a.stopWall();
   }
   return out;
 }
