@@ -12,7 +12,9 @@
 //          kernel  clEnqueueNDRangeKernel on a queue of DEVICE
 //          write   clEnqueueWriteBuffer / clEnqueueFillBuffer / clEnqueueCopyBuffer there
 //          read    clEnqueueReadBuffer / clEnqueueMapBuffer there
-//          device  every call above: the device is gone
+//          device  every call above: the device is gone (its memory too)
+//          work    every call above but reads: it takes no new work, but what it holds
+//                  can still be read back
 //   DEVICE index in PoCL's device list (POCL_DEVICES order)
 //   N      the N-th such call fails (1 = the first); with '+', it and every later one
 // FAULTY_ICD_LOG: file that gets one line per injected fault ("kernel 1 3 -5"), so that a
@@ -34,7 +36,7 @@ static const char *const kNames[] = {"build", "alloc", "kernel", "write", "read"
 #define kMaxDevices 8
 #define kMaxFaults 16
 struct Fault {
-  int what;  // What, or -1: the whole device
+  int what;  // What, or -1: the whole device, -2: all but reads
   int device;
   long nth;
   int onward;
@@ -68,7 +70,8 @@ static void parseFaults(void) {
     struct Fault f = {-1, dev, n, tok[used] == '+'};
     for (int w = 0; w < kWhatCount; ++w)
       if (!strcmp(what, kNames[w])) f.what = w;
-    if (f.what < 0 && strcmp(what, "device")) {
+    if (!strcmp(what, "work")) f.what = -2;
+    if (f.what == -1 && strcmp(what, "device")) {
       fprintf(stderr, "faulty_icd: unknown fault kind '%s'\n", what);
       continue;
     }
@@ -101,6 +104,7 @@ static cl_int inject(int what, int dev, cl_int err) {
   for (int i = 0; i < g_nFaults && !out; ++i) {
     const struct Fault *f = &g_faults[i];
     if (f->device != dev) continue;
+    if (f->what == -2 && what == kRead) continue;
     if (f->what < 0) {
       // A dead device answers nothing; reads count toward 'device' faults like the rest.
       if (all >= f->nth) out = what == kBuild ? CL_BUILD_PROGRAM_FAILURE
