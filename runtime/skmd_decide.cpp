@@ -25,6 +25,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "placement.h"
 #include "transfer_probe.h"
 
 namespace tutti {
@@ -216,10 +217,13 @@ double perGroupRead(const ArgBytes &b, uint64_t total) {
 // the analysed ranges and what is already valid there; likewise bytes written.
 void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, int slot,
                 pf::DeviceCost &c, bool &merged, double &mergeBytes) {
+  // A device that cannot hold the buffers runs its piece in VAST slices from the homes
+  // (issue 18): nothing stays there between launches, so every byte it reads crosses.
+  const bool paged = !launchFits(cmd->kernel, cmd->args, slot);
   for (unsigned i = 0; i < ab.size(); ++i) {
     const ArgBytes &b = ab[i];
     if (!b.mem) continue;
-    double stale = staleFraction(cmd->args[i].mem, slot);
+    double stale = paged ? 1.0 : staleFraction(cmd->args[i].mem, slot);
     if (b.read) {
       double per = perGroupRead(b, total);
       double fixed = b.partial ? std::max(0.0, b.readOne - per) : b.readBytes;

@@ -21,7 +21,10 @@
 #include "thread_annotations.h"
 #include "trace.h"
 #include "transfer.h"
+#include "vast_exec.h"
+#include "vast_launch.h"
 #include "watcher.h"
+#include "worker_pool.h"
 
 namespace tutti {
 
@@ -35,6 +38,13 @@ void CL_CALLBACK onPiece(cl_event, cl_int, void *user) {
   if (cmd->skmd->outstanding.fetch_sub(1) == 1) inbox().postCompletion(cmd);
 }
 
+// The thread that runs paged pieces' slices on a device, one piece at a time (they wait
+// on that device's queues). Never destroyed: exit must not wait for a waiting thread.
+JobThread &pagedThread(int slot) {
+  static JobThread *threads = new JobThread[32];
+  return threads[size_t(slot) % 32];
+}
+
 // Makes piece pi's inputs (and the pre-launch content of what it may write) valid on
 // its device (hostOnly: only their host side, see ensureDeviceRange; uploads: see there).
 // False: wait.
@@ -43,6 +53,7 @@ bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly,
   SkmdLaunch &L = *cmd->skmd;
   _cl_context *ctx = cmd->q->ctx;
   Piece &p = L.pieces[pi];
+  if (p.vast) return vastPieceStaged(cmd, *p.vast, err);  // its slices copy from the homes
   const cc::KernelInfo &ki = *L.slotInfo[p.slot];
   bool ready = true;
   for (unsigned i = 0; i < cmd->args.size() && i < ki.args.size(); ++i) {
@@ -330,7 +341,7 @@ IssueResult issueSplit(Command *cmd) {
   if (!L.tIssue) L.tIssue = nowNs();
   for (size_t pi = 0; early && err == CL_SUCCESS && pi < L.pieces.size(); ++pi) {
     Piece &p = L.pieces[pi];
-    if (p.slot != zc || p.lastEv) continue;
+    if (p.slot != zc || p.lastEv || p.vast) continue;
     if (!stagePiece(cmd, pi, err, false) || err != CL_SUCCESS) {
       if (err != CL_SUCCESS) L.failedSlot = p.slot;
       continue;
@@ -347,7 +358,7 @@ IssueResult issueSplit(Command *cmd) {
   for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
     Piece &p = L.pieces[pi];
     if (err != CL_SUCCESS) break;
-    if (p.lastEv) continue;  // started early
+    if (p.lastEv || p.vast) continue;  // started early, or paged (below)
     err = launchPiece(cmd, p);
     if (err != CL_SUCCESS && anyLaunched(L)) {
       Retarget t = retarget(cmd, pi, err);
@@ -362,6 +373,26 @@ IssueResult issueSplit(Command *cmd) {
       break;
     }
   }
+  // Paged pieces (VAST slices from the homes), once the others are on their devices. A
+  // driver that must not be called beside the lock runs them here; the rest run on the
+  // device's job thread and count as outstanding like a launched piece.
+  std::vector<std::function<cl_int()>> pagedJobs;
+  std::vector<int> pagedSlots;
+  for (Piece &p : L.pieces) {
+    if (err != CL_SUCCESS || !p.vast || p.pagedRunning) continue;
+    for (Piece &o : L.pieces) {  // the others first: they overlap the slices
+      DeviceSlot &ds = cmd->q->ctx->slots[o.slot];
+      if (o.lastEv) icd(ds.queue).clFlush(ds.queue);
+    }
+    p.pagedRunning = true;
+    std::function<cl_int()> job = vastPieceRun(cmd, p.vast, p.slot);
+    if (cmd->q->ctx->slots[p.slot].dev->callsOutsideLock) {
+      pagedJobs.push_back(std::move(job));
+      pagedSlots.push_back(p.slot);
+    } else {
+      job();
+    }
+  }
   // Pieces already enqueued must finish before the command reports failure.
   int launched = 0;
   for (Piece &p : L.pieces) launched += bool(p.lastEv);
@@ -373,18 +404,28 @@ IssueResult issueSplit(Command *cmd) {
     for (auto &c : L.concat)
       for (size_t pi = 0; pi < L.pieces.size(); ++pi)
         if (!c.second[pi].empty())
-          wrote(*rootOf(cmd->args[c.first].mem)->store, c.second[pi], L.pieces[pi].slot);
+          wrote(*rootOf(cmd->args[c.first].mem)->store, c.second[pi],
+                L.pieces[pi].vast ? -1 : L.pieces[pi].slot);  // paged: into the home
   L.issued = err == CL_SUCCESS;
   if (L.issued) {
     ++g_splitLaunches;
     if (!L.merges.empty()) ++g_mergedLaunches;
   }
-  L.outstanding = launched;
+  L.outstanding = launched + int(pagedJobs.size());
   for (Piece &p : L.pieces)
     if (p.lastEv) whenComplete(cmd->q->ctx->slots[p.slot], p.lastEv.get(), onPiece, cmd);
   for (Piece &p : L.pieces) {
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
     icd(ds.queue).clFlush(ds.queue);
+  }
+  for (size_t j = 0; j < pagedJobs.size(); ++j)
+    pagedThread(pagedSlots[j]).post([job = std::move(pagedJobs[j]), cmd] {
+      job();
+      onPiece(nullptr, CL_COMPLETE, cmd);
+    });
+  if (launched + pagedJobs.size() == 0) {
+    // Every piece ran here (paged under the lock): nothing left to wait for.
+    return {IssueResult::Done, collectSkmd(cmd)};
   }
   out = {IssueResult::Issued, CL_SUCCESS};
   return out;
@@ -407,6 +448,25 @@ cl_int collectSkmd(Command *cmd) {
   uint64_t groupItems = 1;
   for (unsigned d = 0; d < 3; ++d) groupItems *= L.nd.local_size[d];
   for (Piece &p : L.pieces) {
+    if (p.vast && p.pagedRunning) {
+      DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
+      const VastLaunch &V = *p.vast;
+      if (!V.ran || V.status != CL_SUCCESS) {
+        TUTTI_LOG(Error, "%s: a paged piece of '%s' failed: %s", ds.dev->label().c_str(),
+                  cmd->kernel->name.c_str(), clErrorName(V.ran ? V.status : CL_OUT_OF_RESOURCES));
+        status = V.ran ? V.status : CL_OUT_OF_RESOURCES;
+      } else {
+        vastPieceLanded(cmd, V, p.slot);
+        hs = std::min(hs, V.t0);
+        he = std::max(he, V.t0 + V.ns);
+        ds.dev->counters.kernelNs += V.kernelNs;
+        traceSpan(ds.dev->index, "kernel", cmd->kernel->name.c_str(), V.t0, V.t0 + V.ns, p.count);
+      }
+      ++ds.dev->counters.splitPieces;
+      ds.dev->counters.workItems += p.count * groupItems;
+      p.pagedRunning = false;
+      continue;
+    }
     if (!p.lastEv) continue;
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
     const cl_icd_dispatch &d = icd(p.lastEv.get());

@@ -4,6 +4,7 @@
 // and completes it.
 #pragma once
 #include <atomic>
+#include <memory>
 #include <vector>
 
 #include <tutti/compiler.h>
@@ -21,6 +22,10 @@ struct Piece {
   int slot = -1;
   uint64_t first = 0, count = 0;
   RealEvent firstEv{}, lastEv{};  // of the piece's first and last sub-launch
+  // Set: the device cannot hold the launch's buffers, and its groups run there in VAST
+  // slices (issue 18) from the homes, as host work, instead of one sub-launch.
+  std::shared_ptr<VastLaunch> vast;
+  bool pagedRunning = false;  // its slices were started
 };
 
 // A buffer argument whose pieces must be combined on the host after the launch.

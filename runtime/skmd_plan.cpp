@@ -16,6 +16,8 @@
 #include "skmd_decide.h"
 #include "skmd_launch.h"
 #include "split_units.h"
+#include "vast_launch.h"
+#include "vast_plan.h"
 
 namespace tutti {
 
@@ -51,14 +53,23 @@ bool skmdPlan(Command *cmd) {
   bool knowLimit = sp->groupLimit.count(k->name);
   size_t &wgLimit = sp->groupLimit[k->name];
   if (!knowLimit) wgLimit = SIZE_MAX;
+  std::vector<bool> paged(nslots, false);
+  size_t pagedLimit = SIZE_MAX;
   for (size_t s = 0; s < nslots; ++s) {
     const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
     if (!ki) continue;
     if (!ki->partitionable) return whole(k, ki->whole_reason), false;
     if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s] || !mayRunOn(cmd, int(s))) continue;
-    // A piece's replicas are whole buffers: a device that cannot hold them takes no piece
-    // (VAST then pages the whole launch through it, vast_plan.cpp).
-    if (!launchFits(k, cmd->args, int(s))) continue;
+    // A piece's replicas are whole buffers: a device that cannot hold them takes a piece
+    // only where VAST pages it there (its groups in slices, from the homes).
+    if (!launchFits(k, cmd->args, int(s))) {
+      cl_kernel pk = vastMayPage(cmd, int(s)) && !ki->paged_kernel.empty()
+                         ? skmdVariantKernel(*sp, int(s), ki->paged_kernel, ki->paged_kernel)
+                         : nullptr;
+      if (!pk) continue;
+      paged[s] = true;
+      pagedLimit = std::min(pagedLimit, kernelWorkGroupSize(pk, ctx->slots[s].dev->id));
+    }
     L->slotInfo[s] = ki;
     if (!L->info) L->info = ki;
     if (!knowLimit)
@@ -71,7 +82,7 @@ bool skmdPlan(Command *cmd) {
       return whole(k, "image arguments live on one device"), false;
 
   cc::NDRange &nd = L->nd;
-  if (!skmdLaunchShape(cmd, wgLimit, nd, L->scalars))
+  if (!skmdLaunchShape(cmd, std::min(wgLimit, pagedLimit), nd, L->scalars))
     return whole(k, "required work-group size without an explicit local size"), false;
   uint64_t total = nd.totalGroups();
   if (total < 2) return false;
@@ -111,7 +122,7 @@ bool skmdPlan(Command *cmd) {
   for (size_t s = 0; s < nslots; ++s)
     if (dec.groups[s]) ++parts, only = int(s);
   if (parts < 2) {
-    if (only >= 0) cmd->slot = only;
+    if (only >= 0 && !paged[size_t(only)]) cmd->slot = only;  // else VAST may page it whole
     return false;
   }
   for (size_t s = 0; s < nslots; ++s) {
@@ -154,6 +165,14 @@ bool skmdPlan(Command *cmd) {
     } else {
       L->concat.push_back({i, hulls});
     }
+  }
+  // Pieces on devices that cannot hold the buffers run in VAST slices; their writes go
+  // to the homes, so only concatenated outputs (no host merges of partial replicas).
+  for (auto &p : L->pieces) {
+    if (!paged[size_t(p.slot)]) continue;
+    if (!L->merges.empty()) return whole(k, "a paged piece's writes would need a host merge"), false;
+    p.vast = vastPlanPiece(cmd, p.slot, nd, L->scalars, p.first, p.count);
+    if (!p.vast) return false;  // VAST logged why; the launch may still be paged whole
   }
   cmd->skmd = L;
   cmd->slot = -1;  // no single device: dependents never chain behind it

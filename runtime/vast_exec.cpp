@@ -506,6 +506,56 @@ cl_int runSlices(VastRun &run) {
 
 bool vastUnstarted(const Command *cmd) { return cmd->vast->slicesStarted == 0; }
 
+// Counters and the device's share of a finished VAST run on slot.
+static void landed(const VastLaunch &L, BackingDevice *dev) {
+  ++g_launches;
+  if (L.inspect) ++g_inspected;
+  g_in += L.bytesIn;
+  g_fwd += L.bytesForwarded;
+  g_kns += L.kernelNs;
+  g_out += L.bytesOut;
+  g_ns += L.ns;
+  dev->counters.kernels += 1;
+  dev->counters.record(Transfer::HostToDevice, L.bytesIn);
+  dev->counters.record(Transfer::DeviceToHost, L.bytesOut);
+}
+
+bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err) {
+  _cl_context *ctx = cmd->q->ctx;
+  bool ready = true;
+  for (const VastArg &a : L.args) {
+    BufferStore &st = *a.root->store;
+    if (!homeOf(ctx, st)) {
+      err = CL_OUT_OF_HOST_MEMORY;
+      return true;
+    }
+    ready &= ensureHost(ctx, st, a.root->range(), cmd);
+  }
+  return ready;
+}
+
+std::function<cl_int()> vastPieceRun(Command *cmd, const std::shared_ptr<VastLaunch> &L, int slot) {
+  _cl_context *ctx = cmd->q->ctx;
+  VastRun run;
+  for (const VastArg &a : L->args) run.homes.push_back(homeOf(ctx, *a.root->store));
+  run.L = L;
+  run.ds = &ctx->slots[size_t(slot)];
+  run.device = run.ds->dev->index;
+  run.args = cmd->args;
+  return [run = std::move(run)]() mutable {
+    run.L->t0 = nowNs();
+    cl_int st = runSlices(run);
+    run.L->ns = nowNs() - run.L->t0;
+    run.L->status = st;
+    run.L->ran = true;
+    return st;
+  };
+}
+
+void vastPieceLanded(Command *cmd, const VastLaunch &L, int slot) {
+  if (L.status == CL_SUCCESS) landed(L, cmd->q->ctx->slots[size_t(slot)].dev);
+}
+
 IssueResult issueVast(Command *cmd) {
   VastLaunch &L = *cmd->vast;
   _cl_context *ctx = cmd->q->ctx;
@@ -516,17 +566,7 @@ IssueResult issueVast(Command *cmd) {
       for (size_t si = 0; si < std::min(L.slicesStarted, L.slices.size()); ++si)
         for (const FrameCopy &o : L.slices[si].out[j]) wrote(*L.args[j].root->store, o.r, -1);
     if (L.status != CL_SUCCESS) return {IssueResult::Done, L.status};
-    ++g_launches;
-    if (L.inspect) ++g_inspected;
-    g_in += L.bytesIn;
-    g_fwd += L.bytesForwarded;
-    g_kns += L.kernelNs;
-    g_out += L.bytesOut;
-    g_ns += L.ns;
-    BackingDevice *dev = ctx->slots[size_t(cmd->slot)].dev;
-    dev->counters.kernels += 1;
-    dev->counters.record(Transfer::HostToDevice, L.bytesIn);
-    dev->counters.record(Transfer::DeviceToHost, L.bytesOut);
+    landed(L, ctx->slots[size_t(cmd->slot)].dev);
     cmd->ev->device = cmd->slot;
     // The app's profiling times span the slices (the command had no real event).
     cmd->ev->tStart = L.t0;

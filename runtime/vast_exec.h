@@ -1,5 +1,8 @@
 // vast_exec.h - running a VAST launch's slices (issue 18).
 #pragma once
+#include <functional>
+#include <memory>
+
 #include "issue.h"
 
 namespace tutti {
@@ -12,6 +15,15 @@ IssueResult issueVast(Command *cmd) REQUIRES(apiMutex);
 // Whether a VAST launch that failed had not started a slice yet (its inspector found a
 // work-group too big for the device, say): nothing of it ran, so it may run elsewhere.
 bool vastUnstarted(const Command *cmd);
+
+// A split launch's paged piece (Piece::vast, skmd_exec.cpp): its buffers made valid in
+// their homes (false: wait for cmd->staging; err: no home memory), then the run of its
+// slices on slot, captured under the lock and run by any thread (or, for a driver that
+// must be called under the lock, by the caller), then its counters once it finished.
+bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err) REQUIRES(apiMutex);
+std::function<cl_int()> vastPieceRun(Command *cmd, const std::shared_ptr<VastLaunch> &L, int slot)
+    REQUIRES(apiMutex);
+void vastPieceLanded(Command *cmd, const VastLaunch &L, int slot) REQUIRES(apiMutex);
 
 struct VastCounters {
   uint64_t launches = 0, slices = 0, bytesIn = 0, bytesOut = 0, ns = 0;

@@ -90,7 +90,7 @@ uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
   return total;
 }
 
-bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t total);
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t g1);
 uint64_t movedBytes(const VastLaunch &L);
 bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
                  std::string &why);
@@ -112,6 +112,105 @@ bool vastMayTake() {
   return false;
 }
 
+namespace {
+
+// The paged kernel, the buffer arguments, the budget and the slices of groups [g0, g1) of
+// cmd's launch on slot. nd and scalars: the launch's shape where a split fixed it (null:
+// VAST picks one for the paged kernel); inspector: whether slices may come from the
+// inspector (whole launches only). False: refused (logged).
+bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, const cc::ScalarArgs *scalars,
+                uint64_t g0, uint64_t g1, bool inspector) {
+  const Settings &s = settings();
+  _cl_kernel *k = cmd->kernel;
+  BackingDevice *d = cmd->q->ctx->slots[size_t(slot)].dev;
+  if (!pageShiftOf(s.vast_page, L.pageShift))
+    return refuse(k, "TUTTI_VAST_PAGE must be a power of two from 4096 to 2097152");
+  for (const ArgValue &a : cmd->args)
+    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
+      return refuse(k, "image arguments");
+  SkmdProgram *sp = skmdProgram(k->program);
+  if (size_t(slot) >= sp->progs.size() || !sp->progs[size_t(slot)])
+    return refuse(k, sp->why.empty() ? "no compiled variants for that device" : sp->why);
+  const cc::KernelInfo *ki = skmdKernelInfo(*sp, slot, k->name);
+  if (!ki || !ki->partitionable) return refuse(k, ki ? ki->whole_reason : "not compiled");
+  if (ki->paged_kernel.empty()) return refuse(k, ki->paged_reason);
+  L.info = ki;
+  L.paged = skmdVariantKernel(*sp, slot, ki->paged_kernel, ki->paged_kernel);
+  if (!L.paged) return refuse(k, "the paged-access kernel does not build there");
+  size_t wgLimit = 0;
+  icd(L.paged).clGetKernelWorkGroupInfo(L.paged, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgLimit,
+                                        &wgLimit, nullptr);
+  if (nd) {
+    L.nd = *nd;
+    L.scalars = *scalars;
+    if (L.nd.local_size[0] * L.nd.local_size[1] * L.nd.local_size[2] > wgLimit)
+      return refuse(k, "the split's work-groups exceed the paged kernel's limit");
+  } else if (!skmdLaunchShape(cmd, wgLimit, L.nd, L.scalars)) {
+    return refuse(k, "required work-group size without an explicit local size");
+  }
+  for (uint32_t i : ki->vast_buffer_args) {
+    if (i >= cmd->args.size() || i >= ki->args.size()) return refuse(k, "argument list mismatch");
+    const ArgValue &a = cmd->args[i];
+    if (a.kind != ArgValue::Mem || !a.mem) return refuse(k, "a NULL buffer argument");
+    if (a.mem->parent) return refuse(k, "a sub-buffer argument");
+    const cc::ArgInfo &ai = ki->args[i];
+    VastArg va;
+    va.arg = i;
+    va.root = a.mem;
+    va.read = ai.read || ai.escapes;
+    va.written = ai.written || ai.atomic || ai.escapes;
+    va.pages = (a.mem->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
+    // One buffer behind two arguments gets two frame buffers: a write through one would
+    // be invisible through the other, and their copy-backs would undo each other.
+    for (const VastArg &o : L.args)
+      if (o.root == va.root && (o.written || va.written))
+        return refuse(k, "a written buffer passed as two arguments");
+    L.args.push_back(va);
+  }
+  // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
+  uint64_t lptBytes = 0;
+  for (const VastArg &a : L.args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+  const double sets = s.vast_pipeline ? 2 : 1;
+  const double budgetD = (double(d->globalMem) * kBudgetShare - sets * double(lptBytes)) / sets;
+  if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
+  const uint64_t budget = uint64_t(budgetD);
+  g1 = std::min(g1, L.nd.totalGroups());
+  // The index ranges bound what each group range touches: slices follow from them, unless
+  // they are so loose that the slices would move far more than the buffers hold (a
+  // transpose's columns), where the inspector's page marks move only what is touched.
+  bool bounded = true;
+  uint64_t bufferBytes = 0;
+  for (const VastArg &a : L.args) {
+    const cc::ArgInfo &ai = ki->args[a.arg];
+    bounded &= !ai.escapes && (!ai.read || ai.read_range_known) &&
+               (!(ai.written || ai.atomic) || ai.write_range_known);
+    bufferBytes += a.root->size;
+  }
+  bool ranged = bounded && planFromRanges(L, budget, g0, g1);
+  if (!inspector) {
+    if (!ranged) return refuse(k, "a piece of a split is paged only where the index ranges bound its groups' bytes");
+  } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
+    std::string why;
+    // Without an inspector, unknown ranges still page whole buffers where those fit.
+    if (!planInspect(cmd, L, slot, budget, bufferBytes, why) && !ranged && !planFromRanges(L, budget, g0, g1))
+      return refuse(k, why);
+  }
+  if (L.inspect) {
+    TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",
+              k->name.c_str(), d->label().c_str(), cmd->q->ctx->slots[size_t(L.inspect->slot)].dev->label().c_str(),
+              (unsigned long long)L.inspect->groupsPerSet, (unsigned long long)budget);
+    return true;
+  }
+  if (L.slices.empty()) return refuse(k, "one work-group's bytes exceed the device's budget");
+  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)%s",
+            k->name.c_str(), d->label().c_str(), L.slices.size(), (unsigned long long)L.slices.front().count,
+            (unsigned long long)budget, (unsigned long long)(uint64_t(1) << L.pageShift),
+            nd ? ", a piece of a split" : "");
+  return true;
+}
+
+}  // namespace
+
 bool vastPlan(Command *cmd) {
   if (cmd->vast) return true;  // issued again after its slices ran
   const Settings &s = settings();
@@ -124,99 +223,35 @@ bool vastPlan(Command *cmd) {
   if (s.vast == VastMode::Auto && (launchFits(k, cmd->args, slot) || (!d->isGpu() && !d->memLimited)))
     return false;
   auto L = std::make_shared<VastLaunch>();
-  if (!pageShiftOf(s.vast_page, L->pageShift))
-    return refuse(k, "TUTTI_VAST_PAGE must be a power of two from 4096 to 2097152");
-  for (const ArgValue &a : cmd->args)
-    if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
-      return refuse(k, "image arguments");
-  SkmdProgram *sp = skmdProgram(k->program);
-  if (size_t(slot) >= sp->progs.size() || !sp->progs[size_t(slot)])
-    return refuse(k, sp->why.empty() ? "no compiled variants for that device" : sp->why);
-  const cc::KernelInfo *ki = skmdKernelInfo(*sp, slot, k->name);
-  if (!ki || !ki->partitionable) return refuse(k, ki ? ki->whole_reason : "not compiled");
-  if (ki->paged_kernel.empty()) return refuse(k, ki->paged_reason);
-  L->info = ki;
-  L->paged = skmdVariantKernel(*sp, slot, ki->paged_kernel, ki->paged_kernel);
-  if (!L->paged) return refuse(k, "the paged-access kernel does not build there");
-  size_t wgLimit = 0;
-  icd(L->paged).clGetKernelWorkGroupInfo(L->paged, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgLimit,
-                                         &wgLimit, nullptr);
-  if (!skmdLaunchShape(cmd, wgLimit, L->nd, L->scalars))
-    return refuse(k, "required work-group size without an explicit local size");
-  for (uint32_t i : ki->vast_buffer_args) {
-    if (i >= cmd->args.size() || i >= ki->args.size()) return refuse(k, "argument list mismatch");
-    const ArgValue &a = cmd->args[i];
-    if (a.kind != ArgValue::Mem || !a.mem) return refuse(k, "a NULL buffer argument");
-    if (a.mem->parent) return refuse(k, "a sub-buffer argument");
-    const cc::ArgInfo &ai = ki->args[i];
-    VastArg va;
-    va.arg = i;
-    va.root = a.mem;
-    va.read = ai.read || ai.escapes;
-    va.written = ai.written || ai.atomic || ai.escapes;
-    va.pages = (a.mem->size + (size_t(1) << L->pageShift) - 1) >> L->pageShift;
-    // One buffer behind two arguments gets two frame buffers: a write through one would
-    // be invisible through the other, and their copy-backs would undo each other.
-    for (const VastArg &o : L->args)
-      if (o.root == va.root && (o.written || va.written))
-        return refuse(k, "a written buffer passed as two arguments");
-    L->args.push_back(va);
-  }
-  // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
-  uint64_t lptBytes = 0;
-  for (const VastArg &a : L->args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-  const double sets = s.vast_pipeline ? 2 : 1;
-  const double budgetD = (double(d->globalMem) * kBudgetShare - sets * double(lptBytes)) / sets;
-  if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
-  const uint64_t budget = uint64_t(budgetD);
-  const uint64_t total = L->nd.totalGroups();
-  // The index ranges bound what each group range touches: slices follow from them, unless
-  // they are so loose that the slices would move far more than the buffers hold (a
-  // transpose's columns), where the inspector's page marks move only what is touched.
-  bool bounded = true;
-  uint64_t bufferBytes = 0;
-  for (const VastArg &a : L->args) {
-    const cc::ArgInfo &ai = ki->args[a.arg];
-    bounded &= !ai.escapes && (!ai.read || ai.read_range_known) &&
-               (!(ai.written || ai.atomic) || ai.write_range_known);
-    bufferBytes += a.root->size;
-  }
-  bool ranged = bounded && planFromRanges(*L, budget, total);
-  if (!ranged || movedBytes(*L) > 4 * bufferBytes) {
-    std::string why;
-    // Without an inspector, unknown ranges still page whole buffers where those fit.
-    if (!planInspect(cmd, *L, slot, budget, bufferBytes, why) && !ranged &&
-        !planFromRanges(*L, budget, total))
-      return refuse(k, why);
-  }
-  if (L->inspect) {
-    TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",
-              k->name.c_str(), d->label().c_str(), cmd->q->ctx->slots[size_t(L->inspect->slot)].dev->label().c_str(),
-              (unsigned long long)L->inspect->groupsPerSet, (unsigned long long)budget);
-    cmd->slot = slot;
-    cmd->vast = std::move(L);
-    return true;
-  }
-  if (L->slices.empty()) return refuse(k, "one work-group's bytes exceed the device's budget");
-  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)",
-            k->name.c_str(), d->label().c_str(), L->slices.size(),
-            (unsigned long long)L->slices.front().count, (unsigned long long)budget,
-            (unsigned long long)(uint64_t(1) << L->pageShift));
+  if (!planSlices(cmd, slot, *L, nullptr, nullptr, 0, UINT64_MAX, true)) return false;
   cmd->slot = slot;
   cmd->vast = std::move(L);
   return true;
 }
 
+bool vastMayPage(const Command *cmd, int slot) {
+  const Settings &s = settings();
+  const BackingDevice *d = cmd->q->ctx->slots[size_t(slot)].dev;
+  return s.vast != VastMode::Off && (s.vast == VastMode::Force || d->isGpu() || d->memLimited);
+}
+
+std::shared_ptr<VastLaunch> vastPlanPiece(Command *cmd, int slot, const cc::NDRange &nd,
+                                          const cc::ScalarArgs &scalars, uint64_t first, uint64_t count) {
+  auto L = std::make_shared<VastLaunch>();
+  if (!planSlices(cmd, slot, *L, &nd, &scalars, first, first + count, false)) return nullptr;
+  return L;
+}
+
 namespace {
 
 // Slices from the index ranges. False: one group's bytes exceed the budget, or too many.
-bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t total) {
+bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
   VastLaunch *L = &Lr;
   L->slices.clear();
   for (VastArg &a : L->args) a.frameBytes = 0;
   // Slices in order: each the longest group range whose windows fit (doubling, then
-  // bisection on the count; windows grow with the range).
-  for (uint64_t first = 0; first < total;) {
+  // bisection on the count; windows grow with the range). `total`: the end group.
+  for (uint64_t first = g0; first < total;) {
     uint64_t lo = 0, hi = 1;
     while (first + hi <= total && bytesFor(*L, first, hi) <= budget) {
       lo = hi;

@@ -11,10 +11,11 @@ fails=0
 base=(POCL_DEVICES="pthread basic" TUTTI_MEM_LIMIT=1:2M TUTTI_ZERO_COPY=0 TUTTI_PLACEMENT=device:1
       TUTTI_STATS=1 TUTTI_KERNEL_CACHE=off)
 
-# run NAME APP MIN_SLICES [VAR=VALUE...]; INSPECTED=N: that many launches used the inspector
+# run NAME APP MIN_SLICES [VAR=VALUE...]; INSPECTED=N: that many launches used the inspector;
+# WANT=REGEX: the output must match it too (a TUTTI_STATS count, say).
 run() {
-  local name=$1 app=$2 min=$3 inspected=${INSPECTED:-}
-  INSPECTED=
+  local name=$1 app=$2 min=$3 inspected=${INSPECTED:-} want=${WANT:-}
+  INSPECTED= WANT=
   shift 3
   local out rc slices
   out=$(env "${base[@]}" "$@" LD_PRELOAD="$lib" timeout 300 "$apps/$app" 2>&1)
@@ -28,6 +29,7 @@ run() {
     got=$(grep -o "vast_inspected=[0-9]*" <<<"$out" | cut -d= -f2)
     [ "${got:-0}" = "$inspected" ] || why="${why:+$why; }the inspector planned ${got:-0} launches, expected $inspected"
   fi
+  if [ -n "$want" ] && ! grep -Eq "$want" <<<"$out"; then why="${why:+$why; }output lacks /$want/"; fi
   if [ -n "$why" ]; then
     echo "FAIL $name: $why"
     echo "$out" | tail -12
@@ -63,9 +65,20 @@ run vectoradd-one-set VectorAdd 8 TUTTI_VAST_PIPELINE=0
 INSPECTED=1 run histogramatomic-one-set HistogramAtomic 2 TUTTI_VAST=force TUTTI_VAST_PIPELINE=0
 # The basic device, whose driver Tutti calls only under its lock: the slices run there.
 run vectoradd-basic VectorAdd 8 TUTTI_MEM_LIMIT=0:2M TUTTI_PLACEMENT=device:0
-# Under SKMD a device that cannot hold the buffers takes no piece: the launch is not split
-# and VAST pages it through the strongest device.
-run vectoradd-skmd VectorAdd 8 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+# Under SKMD a device that cannot hold the buffers still takes its piece of a split, in
+# slices from the homes, while the other device runs its piece directly (issue 18: VAST
+# composes with SKMD). Pthread (its slices on a job thread) or basic (under the lock)
+# paged; stencils whose pieces read each other's halo; five split launches in a row.
+WANT="split_launches=1 " run vectoradd-skmd-paged-piece VectorAdd 6 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+WANT="split_launches=1 " run blackscholes-skmd-paged-basic BlackScholes 4 TUTTI_MODE=skmd \
+  TUTTI_PARTITION=fixed:1,1 TUTTI_MEM_LIMIT=0:2M
+WANT="split_launches=1 " run sobel-skmd-paged-piece SobelFilter 2 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1
+WANT="split_launches=5 " run fdtd3d-skmd-paged-piece FDTD3d 10 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 \
+  TUTTI_MEM_LIMIT=1:4M
+# A split whose pieces' writes need a host merge (atomics) is not split with a paged
+# piece: VAST pages the whole launch instead.
+WANT="split_launches=0 " run histogramatomic-skmd-whole HistogramAtomic 1 TUTTI_MODE=skmd \
+  TUTTI_PARTITION=fixed:1,1 TUTTI_MEM_LIMIT=1:12M TUTTI_VAST_PAGE=2097152
 # Split launches stay split; VAST is for the whole launch on one device.
 run vectoradd-force-one-slice VectorAdd 1 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:1G
 
