@@ -227,6 +227,16 @@ IssueResult issueRead(Command *cmd) REQUIRES(apiMutex) {
   return done();
 }
 
+// A device refused a write, copy or fill of cmd's (err): counted against it (failover.cpp
+// retires a device that keeps refusing), and cmd runs on the host instead.
+void refusedOnDevice(Command *cmd, DeviceSlot &ds, const char *call, cl_int err) {
+  TUTTI_LOG(Warn, "%s: %s failed (%s); it runs in host memory instead", ds.dev->label().c_str(), call,
+            clErrorName(err));
+  ds.dev->noteFailure(err);
+  cmd->real.reset();
+  cmd->slot = -1;
+}
+
 // A large write goes straight to the device that will most likely use the buffer.
 IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
@@ -273,11 +283,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
       return issued(cmd, err, "clEnqueueWriteBuffer");
     }
     // The device refused the bytes: they go to the home, as when no device is chosen.
-    TUTTI_LOG(Warn, "%s: clEnqueueWriteBuffer failed (%s); the write goes to host memory instead",
-              ds.dev->label().c_str(), clErrorName(err));
-    ds.dev->noteFailure(err);
-    cmd->real.reset();
-    cmd->slot = -1;
+    refusedOnDevice(cmd, ds, "clEnqueueWriteBuffer", err);
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
   hostCopy(st.home + r.begin, cmd->ptr, cmd->size);
@@ -308,8 +314,14 @@ IssueResult issueCopy(Command *cmd) REQUIRES(apiMutex) {
         // The parts of dst outside rd stay as they are; only rd is replaced.
       }
       err = copyQueued(q, a, b, rs.begin, rd.begin, cmd->size, &cmd->real);
-      if (err == CL_SUCCESS) wrote(ds, rd, int(s));
-      return issued(cmd, err, "clEnqueueCopyBuffer");
+      if (err == CL_SUCCESS) {
+        wrote(ds, rd, int(s));
+        return issued(cmd, err, "clEnqueueCopyBuffer");
+      }
+      // The device refused the copy: its bytes come to the host and the copy runs there
+      // (a device that refuses the read too fails the command with the driver's error).
+      refusedOnDevice(cmd, q, "clEnqueueCopyBuffer", err);
+      break;
     }
   }
   bool ready = ensureHost(ctx, ss, rs, cmd);
@@ -346,8 +358,13 @@ IssueResult issueFill(Command *cmd) REQUIRES(apiMutex) {
     DeviceSlot &q = ctx->slots[best];
     cl_int err = fillQueued(q, st.devBuf[best], cmd->pattern.data(), cmd->pattern.size(), r.begin,
                             r.size(), &cmd->real);
-    if (err == CL_SUCCESS) wrote(st, r, best);
-    return issued(cmd, err, "clEnqueueFillBuffer");
+    if (err == CL_SUCCESS) {
+      wrote(st, r, best);
+      return issued(cmd, err, "clEnqueueFillBuffer");
+    }
+    // The device refused the fill: the bytes are filled in the home instead (all of r is
+    // replaced, so nothing needs to come back from the device first).
+    refusedOnDevice(cmd, q, "clEnqueueFillBuffer", err);
   }
   if (!homeOf(ctx, st)) return done(CL_OUT_OF_HOST_MEMORY);
   size_t p = cmd->pattern.size();

@@ -66,6 +66,11 @@ run alloc-always Nbody "alloc:0:1+" pass TUTTI_PLACEMENT=roundrobin
 # Writes refused by the device the app's data goes to: they land in host memory.
 CHECKS=("TUTTI device=0 .* failures=[1-9]")
 run write-always MatrixTranspose "write:0:1+" pass TUTTI_PLACEMENT=device:0
+# Fills and device-side copies refused where the data live: they run in host memory
+# (BiCGSTAB zeroes x and copies b to r and p before its loop; b goes straight to the
+# device, TUTTI_DIRECT_MIN=1, so its copies start there).
+CHECKS=("clEnqueueCopyBuffer failed .* runs in host memory instead" "TUTTI device=0 .* failures=[1-9]")
+run copy-always mk_BiCGSTAB "copy:0:1+" pass TUTTI_PLACEMENT=device:0 TUTTI_DIRECT_MIN=1
 # The basic device stops taking work after 10 calls, mid-iteration (launches, writes and
 # allocations refused; what it holds can still be read back): it is retired, the rest
 # runs on pthread, and what it alone held is read back from it. The app must pass.

@@ -11,6 +11,7 @@
 //          alloc   clCreateBuffer in a context of DEVICE
 //          kernel  clEnqueueNDRangeKernel on a queue of DEVICE
 //          write   clEnqueueWriteBuffer / clEnqueueFillBuffer / clEnqueueCopyBuffer there
+//          copy    clEnqueueFillBuffer / clEnqueueCopyBuffer there (they count as writes too)
 //          read    clEnqueueReadBuffer / clEnqueueMapBuffer there
 //          device  every call above: the device is gone (its memory too)
 //          work    every call above but reads: it takes no new work, but what it holds
@@ -30,8 +31,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum What { kBuild, kAlloc, kKernel, kWrite, kRead, kWhatCount };
-static const char *const kNames[] = {"build", "alloc", "kernel", "write", "read"};
+enum What { kBuild, kAlloc, kKernel, kWrite, kRead, kCopy, kWhatCount };
+static const char *const kNames[] = {"build", "alloc", "kernel", "write", "read", "copy"};
 
 #define kMaxDevices 8
 #define kMaxFaults 16
@@ -93,11 +94,13 @@ static void logFault(int what, int dev, long n, cl_int err) {
   fclose(f);
 }
 
-// Counts a call of kind `what` on device `dev`; returns the error to inject, or 0.
-static cl_int inject(int what, int dev, cl_int err) {
+// Counts a call of kind `what` (and `also`, unless -1) on device `dev`; returns the error
+// to inject, or 0.
+static cl_int injectAs(int what, int also, int dev, cl_int err) {
   if (dev < 0) return 0;
   pthread_mutex_lock(&g_mutex);
   long n = ++g_calls[dev][what];
+  long nAlso = also >= 0 ? ++g_calls[dev][also] : 0;
   long all = ++g_all[dev];
   cl_int out = 0;
   int kind = what;
@@ -112,12 +115,16 @@ static cl_int inject(int what, int dev, cl_int err) {
                                               : CL_OUT_OF_RESOURCES, kind = -1, n = all;
     } else if (f->what == what && (n == f->nth || (f->onward && n > f->nth))) {
       out = err;
+    } else if (f->what == also && (nAlso == f->nth || (f->onward && nAlso > f->nth))) {
+      out = err, kind = also, n = nAlso;
     }
   }
   pthread_mutex_unlock(&g_mutex);
   if (out) logFault(kind, dev, n, out);
   return out;
 }
+
+static cl_int inject(int what, int dev, cl_int err) { return injectAs(what, -1, dev, err); }
 
 static int queueDevice(cl_command_queue q) {
   cl_device_id d = NULL;
@@ -184,13 +191,13 @@ static cl_int CL_API_CALL wWrite(cl_command_queue q, cl_mem b, cl_bool bl, size_
 
 static cl_int CL_API_CALL wFill(cl_command_queue q, cl_mem b, const void *pat, size_t ps,
                                 size_t off, size_t s, cl_uint n, const cl_event *w, cl_event *ev) {
-  cl_int e = inject(kWrite, queueDevice(q), CL_OUT_OF_RESOURCES);
+  cl_int e = injectAs(kCopy, kWrite, queueDevice(q), CL_OUT_OF_RESOURCES);
   return e ? e : g_real.clEnqueueFillBuffer(q, b, pat, ps, off, s, n, w, ev);
 }
 
 static cl_int CL_API_CALL wCopy(cl_command_queue q, cl_mem a, cl_mem b, size_t so, size_t d,
                                 size_t s, cl_uint n, const cl_event *w, cl_event *ev) {
-  cl_int e = inject(kWrite, queueDevice(q), CL_OUT_OF_RESOURCES);
+  cl_int e = injectAs(kCopy, kWrite, queueDevice(q), CL_OUT_OF_RESOURCES);
   return e ? e : g_real.clEnqueueCopyBuffer(q, a, b, so, d, s, n, w, ev);
 }
 
