@@ -2,9 +2,14 @@
 #pragma once
 #include <memory>
 
-#include <tutti/compiler.h>
-
 #include "command.h"
+
+// Builds without the kernel compiler include this header too (placement.cpp): its types
+// only by name here.
+namespace tutti::compiler {
+struct NDRange;
+struct ScalarArgs;
+}  // namespace tutti::compiler
 
 namespace tutti {
 
