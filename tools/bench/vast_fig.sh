@@ -39,6 +39,9 @@ cpu=$(grep -i "$cmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
 tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
        grep "backing device" | grep -i "$gmatch" | head -1 | sed 's/.*backing device \([0-9]*\):.*/\1/')
 [ -n "$gpu" ] && [ -n "$cpu" ] && [ -n "$tgpu" ] || { echo "vast_fig.sh: need an NVIDIA GPU and a CPU device" >&2; exit 1; }
+# The CPU baseline must hold the data: PoCL hands out POCL_MEMORY_LIMIT GB of host memory
+# (its default on the GPU machine is 3.7 GB, with allocations of at most 1 GiB).
+memgb=$(awk '/MemTotal/ {printf "%d", $2 / 1e6 * 0.9}' /proc/meminfo)
 echo "native GPU --device $gpu, CPU --device $cpu; Tutti's GPU is backing device $tgpu"
 
 # wall_ms of one run, or FAIL/ERROR; BYTES= from the app's buffers (Tutti's stats).
@@ -46,7 +49,7 @@ one() {  # app mode
   local app=$1 mode=$2 line
   case $mode in
     gpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" --device "$gpu" 2>&1) ;;
-    cpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" --device "$cpu" 2>&1) ;;
+    cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" --size "$size" --device "$cpu" 2>&1) ;;
     vast) line=$(TUTTI_MEM_LIMIT=$tgpu:$limit TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                  timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
     forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \

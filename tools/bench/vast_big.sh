@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# vast_big.sh - issue 18's big runs from the bundle: VectorAdd over float4 elements with
+# CL_MEM_USE_HOST_PTR buffers (the host holds one copy: the app's arrays are Tutti's homes),
+# under Tutti on the uncapped GPU (VAST pages what does not fit) against the PoCL CPU device.
+#
+#   ./vast_big.sh OUT_DIR N [N...]     N: float4 elements per buffer (3 buffers of 16 N bytes)
+#
+# 1.4e9 gives one buffer of 22.4 GB (above NVIDIA's 19.8 GiB allocation limit, so the GPU
+# cannot run it natively); 1.75e9 gives 84 GB in all (above the H100's 80 GB). The CPU
+# device holds the data with POCL_MEMORY_LIMIT (GB of host memory PoCL may hand out; its
+# default, 3.7 GB with 1 GiB allocations, would refuse the buffers). Writes OUT_DIR/big.tsv.
+set -u
+out=${1:?usage: vast_big.sh OUT_DIR N [N...]}
+shift
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/env.sh" > /dev/null
+lib=$here/lib/libtutti.so
+mkdir -p "$out"
+list=$("$here/apps/VectorAdd" --list 2>&1)
+cpu=$(grep -i pthread\\\|cpu <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
+tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
+       grep "backing device" | grep -i "${VAST_FIG_GPU:-nvidia}" | head -1 | sed 's/.*backing device \([0-9]*\):.*/\1/')
+memgb=$(awk '/MemTotal/ {printf "%d", $2 / 1e6 * 0.95}' /proc/meminfo)
+printf "n\tgb_total\tmode\tstatus\twall_ms\tprocess_s\tstats\n" > "$out/big.tsv"
+for n in "$@"; do
+  gb=$(awk -v n="$n" 'BEGIN {printf "%.1f", 48 * n / 1e9}')
+  for mode in tutti cpu; do
+    t0=$(date +%s.%N)
+    if [ $mode = tutti ]; then
+      line=$(TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
+             "$here/apps/VectorAdd" --vec 4 --hostptr 1 --n "$n" 2>&1)
+    else
+      line=$(POCL_MEMORY_LIMIT=$memgb timeout 300 "$here/apps/VectorAdd" --vec 4 --hostptr 1 --n "$n" --device "$cpu" 2>&1)
+    fi
+    t1=$(date +%s.%N)
+    st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)
+    wall=$(grep RESULT <<<"$line" | grep -o 'wall_ms=[0-9.]*' | cut -d= -f2)
+    stats=$(grep -o 'vast_[a-z_]*=[0-9.]*\|h2d_bytes=[0-9]*\|d2h_bytes=[0-9]*' <<<"$line" | tr '\n' ' ')
+    printf "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\n" "$n" "$gb" $mode "${st:-TIMEOUT}" "${wall:--}" \
+      "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" "$stats" | tee -a "$out/big.tsv"
+    [ "${st:-}" = PASS ] || grep -v '^TUTTI device' <<<"$line" | tail -5 > "$out/big-$n-$mode.err"
+  done
+done
