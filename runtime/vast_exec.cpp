@@ -18,6 +18,7 @@
 #include "icd.h"
 #include "log.h"
 #include "memory.h"
+#include "pinned_ring.h"
 #include "settings.h"
 #include "trace.h"
 #include "vast_launch.h"
@@ -89,12 +90,19 @@ std::vector<Strided> strided(const std::vector<Copy> &copies) {
 // Home -> frame (write), frame -> home (read) or frame -> frame (copy), batched by strided().
 enum class Dir { In, Out, Forward };
 
+// With a ring, copies between homes and frames go through its pinned regions (all of them:
+// a copy out lands in the home later, so none may bypass it).
 cl_int enqueueCopies(const cl_icd_dispatch &d, cl_command_queue q, Dir dir, cl_mem frame, cl_mem from,
-                     char *home, const std::vector<Copy> &copies, cl_uint nWait, const cl_event *wait) {
+                     char *home, const std::vector<Copy> &copies, cl_uint nWait, const cl_event *wait,
+                     PinnedRing *ring) {
   cl_int err = CL_SUCCESS;
   for (const Strided &g : strided(copies)) {
     const Copy &c = g.first;
-    if (g.rows == 1) {
+    if (ring && dir != Dir::Forward) {
+      err = dir == Dir::In ? ring->in(frame, c.b, g.strideB, home + c.a, g.strideA, c.n, g.rows, nWait, wait)
+                           : ring->out(frame, c.b, g.strideB, home + c.a, g.strideA, c.n, g.rows, nWait, wait);
+      nWait = 0, wait = nullptr;  // q is in order
+    } else if (g.rows == 1) {
       err = dir == Dir::In    ? d.clEnqueueWriteBuffer(q, frame, CL_FALSE, c.b, c.n, home + c.a, nWait, wait, nullptr)
             : dir == Dir::Out ? d.clEnqueueReadBuffer(q, frame, CL_FALSE, c.b, c.n, home + c.a, nWait, wait, nullptr)
                               : d.clEnqueueCopyBuffer(q, from, frame, c.a, c.b, c.n, nWait, wait, nullptr);
@@ -323,7 +331,9 @@ cl_int runSlices(VastRun &run) {
   if (!copyQ) copyQ = q, err = CL_SUCCESS;  // no second queue: one set, in order
   std::vector<cl_mem> frames[2], lpts[2];
   std::vector<cl_event> events;  // released at the end
+  std::unique_ptr<PinnedRing> ring;
   auto release = [&] {
+    ring.reset();  // its copies are on copyQ
     for (cl_event e : events) d.clReleaseEvent(e);
     for (int k = 0; k < 2; ++k) {
       for (cl_mem m : frames[k]) if (m) d.clReleaseMemObject(m);
@@ -344,6 +354,17 @@ cl_int runSlices(VastRun &run) {
       if (err == CL_SUCCESS)
         err = d.clEnqueueFillBuffer(copyQ, lpts[k][j], &zero, sizeof zero, 0, lptBytes, 0, nullptr, nullptr);
     }
+  }
+  // Homes are ordinary memory: a GPU's copies go through pinned regions (pinned_ring.h),
+  // unless every window is smaller than a copy worth staging.
+  const StagingMode sm = settings().staging;
+  size_t widest = 0;
+  for (const VastArg &a : L.args) widest = std::max(widest, a.frameBytes);
+  if (err == CL_SUCCESS && sm != StagingMode::Off && settings().staging_mb &&
+      (sm == StagingMode::On || (run.ds->dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))) &&
+      widest >= settings().staging_min) {
+    ring = PinnedRing::make(c, copyQ, size_t(settings().staging_mb << 20) / 4, 8);
+    if (!ring) TUTTI_LOG(Info, "%s: VAST copies unstaged (no pinned memory)", run.ds->dev->label().c_str());
   }
   // The app's by-value and local arguments, then the page shift; frames and LPTs per slice.
   cl_kernel rk = L.paged;
@@ -367,7 +388,7 @@ cl_int runSlices(VastRun &run) {
         batch.push_back({o.r.begin, o.frameOffset, o.r.size()});
         L.bytesOut += o.r.size();
       }
-      err = enqueueCopies(d, copyQ, Dir::Out, frames[k][j], nullptr, run.homes[j], batch, 1, &after);
+      err = enqueueCopies(d, copyQ, Dir::Out, frames[k][j], nullptr, run.homes[j], batch, 1, &after, ring.get());
     }
   };
   // LPT entries of every slice, alive until the end (the copies read them later).
@@ -415,7 +436,7 @@ cl_int runSlices(VastRun &run) {
         }
       }
       if (err == CL_SUCCESS)
-        err = enqueueCopies(d, copyQ, Dir::In, frames[k][j], nullptr, run.homes[j], batch, 0, nullptr);
+        err = enqueueCopies(d, copyQ, Dir::In, frames[k][j], nullptr, run.homes[j], batch, 0, nullptr, ring.get());
     }
     // Bytes the previous slice may write go from its frames to this slice's on the device,
     // once its kernel is done (shared pages, Fig. 4.7: no trip through the host).
@@ -429,7 +450,7 @@ cl_int runSlices(VastRun &run) {
         }
       if (!batch.empty())
         err = enqueueCopies(d, copyQ, Dir::Forward, frames[k][j], frames[(si - 1) % size_t(sets)][j], nullptr,
-                            batch, 1, &prevKernel);
+                            batch, 1, &prevKernel, nullptr);
     }
     ++L.slicesStarted;
     cl_event copied = nullptr;
@@ -483,7 +504,9 @@ cl_int runSlices(VastRun &run) {
   }
   // The last slice's copy-out.
   if (prev && sets > 1 && err == CL_SUCCESS) copyOut(*prev, (L.slices.size() - 1) % 2, prevKernel);
-  cl_int fin = d.clFinish(copyQ);
+  cl_int fin = ring ? ring->drain() : CL_SUCCESS;
+  if (ring) L.bytesStaged = ring->bytesStaged();
+  if (cl_int f = d.clFinish(copyQ); fin == CL_SUCCESS) fin = f;
   if (copyQ != q) {
     cl_int f2 = d.clFinish(q);
     if (fin == CL_SUCCESS) fin = f2;
@@ -518,6 +541,7 @@ static void landed(const VastLaunch &L, BackingDevice *dev) {
   dev->counters.kernels += 1;
   dev->counters.record(Transfer::HostToDevice, L.bytesIn);
   dev->counters.record(Transfer::DeviceToHost, L.bytesOut);
+  dev->counters.record(Transfer::Staged, L.bytesStaged);
 }
 
 bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err) {

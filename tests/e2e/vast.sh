@@ -79,6 +79,18 @@ WANT="split_launches=5 " run fdtd3d-skmd-paged-piece FDTD3d 10 TUTTI_MODE=skmd T
 # piece: VAST pages the whole launch instead.
 WANT="split_launches=0 " run histogramatomic-skmd-whole HistogramAtomic 1 TUTTI_MODE=skmd \
   TUTTI_PARTITION=fixed:1,1 TUTTI_MEM_LIMIT=1:12M TUTTI_VAST_PAGE=2097152
+# Copies through pinned regions of the run's own (as on a GPU), in regions of 256 KiB so
+# that windows span several and rows are packed: a copy out lands in the home late, so
+# the next slices' copies in of the same bytes (shared pages, atomics, one frame set)
+# must wait for it.
+staged=(TUTTI_STAGING=on TUTTI_STAGING_MB=1 TUTTI_STAGING_MIN=4096)
+WANT="staged_bytes=[1-9]" run vectoradd-staged VectorAdd 8 "${staged[@]}"
+WANT="staged_bytes=[1-9]" run sobel-staged SobelFilter 2 TUTTI_VAST=force "${staged[@]}"
+WANT="staged_bytes=[1-9]" INSPECTED=1 run transpose-inspector-staged MatrixTranspose 2 TUTTI_VAST=force \
+  TUTTI_VAST_PAGE=4096 TUTTI_MEM_LIMIT=1:8M "${staged[@]}"
+WANT="staged_bytes=[1-9]" INSPECTED=1 run histogramatomic-one-set-staged HistogramAtomic 2 TUTTI_VAST=force \
+  TUTTI_VAST_PIPELINE=0 "${staged[@]}"
+WANT="staged_bytes=[1-9]" run fdtd3d-staged FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M "${staged[@]}"
 # Split launches stay split; VAST is for the whole launch on one device.
 run vectoradd-force-one-slice VectorAdd 1 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:1G
 

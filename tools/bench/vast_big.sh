@@ -5,6 +5,11 @@
 #
 #   ./vast_big.sh OUT_DIR N [N...]     N: float4 elements per buffer (3 buffers of 16 N bytes)
 #
+# MODES (default "tutti cpu"): tutti = under Tutti, every launch on the GPU; skmd = under
+# Tutti with TUTTI_MODE=skmd (Algorithm 1 may give the CPU a share, computed in the homes,
+# while the GPU pages its own); fixed = TUTTI_MODE=skmd with TUTTI_PARTITION=fixed:$SPLIT
+# (weights in backing-device order); cpu = natively on the PoCL CPU device.
+#
 # 1.4e9 gives one buffer of 22.4 GB (above NVIDIA's 19.8 GiB allocation limit, so the GPU
 # cannot run it natively); 1.75e9 gives 84 GB in all (above the H100's 80 GB). The CPU
 # device holds the data with POCL_MEMORY_LIMIT (GB of host memory PoCL may hand out; its
@@ -24,18 +29,21 @@ memgb=$(awk '/MemTotal/ {printf "%d", $2 / 1e6 * 0.95}' /proc/meminfo)
 printf "n\tgb_total\tmode\tstatus\twall_ms\tprocess_s\tstats\n" > "$out/big.tsv"
 for n in "$@"; do
   gb=$(awk -v n="$n" 'BEGIN {printf "%.1f", 48 * n / 1e9}')
-  for mode in tutti cpu; do
+  for mode in ${MODES:-tutti cpu}; do
     t0=$(date +%s.%N)
-    if [ $mode = tutti ]; then
-      line=$(TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
-             "$here/apps/VectorAdd" --vec 4 --hostptr 1 --n "$n" 2>&1)
-    else
-      line=$(POCL_MEMORY_LIMIT=$memgb timeout 300 "$here/apps/VectorAdd" --vec 4 --hostptr 1 --n "$n" --device "$cpu" 2>&1)
-    fi
+    args=(--vec 4 --hostptr 1 --n "$n")
+    case $mode in
+      tutti) line=$(TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
+                    "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
+      skmd) line=$(TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
+      fixed) line=$(TUTTI_MODE=skmd TUTTI_PARTITION=fixed:${SPLIT:?} TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
+                    "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
+      cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout 300 "$here/apps/VectorAdd" "${args[@]}" --device "$cpu" 2>&1) ;;
+    esac
     t1=$(date +%s.%N)
     st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)
     wall=$(grep RESULT <<<"$line" | grep -o 'wall_ms=[0-9.]*' | cut -d= -f2)
-    stats=$(grep -o 'vast_[a-z_]*=[0-9.]*\|h2d_bytes=[0-9]*\|d2h_bytes=[0-9]*' <<<"$line" | tr '\n' ' ')
+    stats=$(grep -o 'vast_[a-z_]*=[0-9.]*\|h2d_bytes=[0-9]*\|d2h_bytes=[0-9]*\|staged_bytes=[0-9]*\|split_launches=[0-9]*\|work_items=[0-9]*' <<<"$line" | tr '\n' ' ')
     printf "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\n" "$n" "$gb" $mode "${st:-TIMEOUT}" "${wall:--}" \
       "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" "$stats" | tee -a "$out/big.tsv"
     [ "${st:-}" = PASS ] || grep -v '^TUTTI device' <<<"$line" | tail -5 > "$out/big-$n-$mode.err"
