@@ -33,7 +33,7 @@ mkdir -p "$out"
 list=$("$here/apps/VectorAdd" --list 2>&1)
 # VAST_FIG_GPU / VAST_FIG_CPU: device name patterns (a PoCL-only machine can stand in a
 # 'basic' device for the GPU to check the script).
-gmatch=${VAST_FIG_GPU:-nvidia} cmatch=${VAST_FIG_CPU:-pthread\|cpu-}
+gmatch=${VAST_FIG_GPU:-nvidia} cmatch=${VAST_FIG_CPU:-'pthread\|cpu-'}
 gpu=$(grep -i "$gmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
 cpu=$(grep -i "$cmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
 tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
