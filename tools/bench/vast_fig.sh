@@ -77,7 +77,9 @@ for app in ${apps//,/ }; do
   declare -A t=() s=() kt=()
   for ((r = 0; r < repeat; r++)); do
     for m in gpu cpu vast forced; do
+      t0=$SECONDS
       read -r ms sl km <<<"$(one "$app" $m)"
+      echo "  $app $m: $ms ms, $sl slices, kernel $km ms ($((SECONDS - t0)) s)" >&2
       t[$m]="${t[$m]:-} $ms"
       kt[$m]="${kt[$m]:-} $km"
       s[$m]=$sl
