@@ -19,19 +19,19 @@ struct PinnedRing::Region {
   size_t pitch = 0, n = 0, rows = 0;
 };
 
-PinnedRing::PinnedRing(cl_context ctx, cl_command_queue q, size_t regionBytes)
-    : ctx_(ctx), q_(q), regionBytes_(regionBytes) {}
+PinnedRing::PinnedRing(cl_context ctx, cl_command_queue mapQ, size_t regionBytes)
+    : ctx_(ctx), mapQ_(mapQ), q_(mapQ), regionBytes_(regionBytes) {}
 
-std::unique_ptr<PinnedRing> PinnedRing::make(cl_context ctx, cl_command_queue q, size_t regionBytes,
+std::unique_ptr<PinnedRing> PinnedRing::make(cl_context ctx, cl_command_queue mapQ, size_t regionBytes,
                                              int regions) {
-  std::unique_ptr<PinnedRing> ring(new PinnedRing(ctx, q, std::max<size_t>(regionBytes, 4096)));
+  std::unique_ptr<PinnedRing> ring(new PinnedRing(ctx, mapQ, std::max<size_t>(regionBytes, 4096)));
   const cl_icd_dispatch &d = icd(ctx);
   for (int i = 0; i < regions; ++i) {
     auto r = std::make_unique<Region>();
     cl_int err = CL_SUCCESS;
     r->buf = d.clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, ring->regionBytes_, nullptr, &err);
     if (err == CL_SUCCESS)
-      r->p = static_cast<char *>(d.clEnqueueMapBuffer(q, r->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+      r->p = static_cast<char *>(d.clEnqueueMapBuffer(mapQ, r->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                                       ring->regionBytes_, 0, nullptr, nullptr, &err));
     if (err != CL_SUCCESS || !r->p) {
       if (r->buf) d.clReleaseMemObject(r->buf);
@@ -47,7 +47,7 @@ PinnedRing::~PinnedRing() {
   drain();
   for (auto &r : regions_) {
     cl_event e = nullptr;
-    if (d.clEnqueueUnmapMemObject(q_, r->buf, r->p, 0, nullptr, &e) == CL_SUCCESS && e) {
+    if (d.clEnqueueUnmapMemObject(mapQ_, r->buf, r->p, 0, nullptr, &e) == CL_SUCCESS && e) {
       d.clWaitForEvents(1, &e);
       d.clReleaseEvent(e);
     }

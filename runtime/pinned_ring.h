@@ -24,9 +24,14 @@ namespace tutti {
 
 class PinnedRing {
  public:
-  // regions x regionBytes of pinned memory for copies on q (an in-order queue of ctx).
-  // Null when the driver gives none (the caller copies from pageable memory instead).
-  static std::unique_ptr<PinnedRing> make(cl_context ctx, cl_command_queue q, size_t regionBytes, int regions);
+  // regions x regionBytes of pinned memory, mapped through mapQ (a queue of ctx that
+  // outlives the ring). Null when the driver gives none (the caller copies from pageable
+  // memory instead). A ring is kept between runs: pinning costs milliseconds per region.
+  static std::unique_ptr<PinnedRing> make(cl_context ctx, cl_command_queue mapQ, size_t regionBytes,
+                                          int regions);
+  // The in-order queue of ctx that this run's copies go on.
+  void bind(cl_command_queue q) { q_ = q; }
+  size_t regionBytes() const { return regionBytes_; }
   ~PinnedRing();
   PinnedRing(const PinnedRing &) = delete;
   PinnedRing &operator=(const PinnedRing &) = delete;
@@ -40,11 +45,12 @@ class PinnedRing {
              cl_uint nWait, const cl_event *wait);
   // Waits for every copy and lands every copy out.
   cl_int drain();
-  size_t bytesStaged() const { return staged_; }
+  // Bytes through the ring since the last call.
+  size_t takeBytesStaged() { size_t n = staged_; staged_ = 0; return n; }
 
  private:
   struct Region;
-  PinnedRing(cl_context ctx, cl_command_queue q, size_t regionBytes);
+  PinnedRing(cl_context ctx, cl_command_queue mapQ, size_t regionBytes);
   // The next region, free: its last copy done, and a copy out landed.
   Region *acquire(cl_int *err);
   cl_int land(Region &r);
@@ -52,7 +58,7 @@ class PinnedRing {
   cl_int landOverlapping(const char *p, size_t n);
 
   cl_context ctx_;
-  cl_command_queue q_;
+  cl_command_queue mapQ_, q_;
   size_t regionBytes_;
   std::vector<std::unique_ptr<Region>> regions_;
   size_t next_ = 0;

@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "host_copy.h"
 #include "memory.h"
+#include "pinned_ring.h"
 #include "icd.h"
 #include "real_event.h"
 #include "log.h"
@@ -55,6 +56,9 @@ struct Staging {
   std::atomic<bool> ready{false};
   size_t next = 0;  // the region the next asynchronous write tries first
   std::mutex use;   // one staged copy at a time
+  // Rings for long runs of copies (takeRing), kept between runs.
+  std::mutex ringsMu;
+  std::vector<std::unique_ptr<PinnedRing>> rings;
   // Background copies, run in order by one thread started with the first.
   std::mutex jobsMu;
   std::condition_variable jobsCv;
@@ -287,6 +291,7 @@ void stopStaging(DeviceSlot &s) {
   Staging &st = *s.staging;
   if (st.allocator.joinable()) st.allocator.join();
   settleAll(st, CL_SUCCESS);
+  st.rings.clear();  // unmapped through ownQueue, released below
   for (auto &r : st.regions) {
     if (r.p) icd(st.ownQueue).clEnqueueUnmapMemObject(st.ownQueue, r.buf, r.p, 0, nullptr, nullptr);
     if (st.ownQueue) icd(st.ownQueue).clFinish(st.ownQueue);
@@ -294,6 +299,34 @@ void stopStaging(DeviceSlot &s) {
   }
   if (st.ownQueue) icd(st.ownQueue).clReleaseCommandQueue(st.ownQueue);
   s.staging.reset();
+}
+
+std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q) {
+  Staging *st = s.staging.get();
+  if (!st || !st->ready || !settings().staging_mb) return nullptr;
+  std::unique_ptr<PinnedRing> ring;
+  {
+    std::lock_guard<std::mutex> l(st->ringsMu);
+    if (!st->rings.empty()) {
+      ring = std::move(st->rings.back());
+      st->rings.pop_back();
+    }
+  }
+  if (!ring) {
+    uint64_t t0 = nowNs();
+    ring = PinnedRing::make(s.ctx, st->ownQueue, st->regionBytes, 2 * kRegions);
+    if (ring) traceSpan(s.dev->index, "h2d", "pin ring", t0, nowNs(), 2 * kRegions * st->regionBytes);
+  }
+  if (ring) ring->bind(q);
+  return ring;
+}
+
+void returnRing(DeviceSlot &s, std::unique_ptr<PinnedRing> ring) {
+  if (!ring) return;
+  ring->drain();
+  ring->bind(s.staging->ownQueue);
+  std::lock_guard<std::mutex> l(s.staging->ringsMu);
+  s.staging->rings.push_back(std::move(ring));
 }
 
 bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err) {

@@ -4,6 +4,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <memory>
 
 #include "real_event.h"
 
@@ -12,6 +13,7 @@ struct _cl_context;
 namespace tutti {
 
 struct DeviceSlot;
+class PinnedRing;
 
 // Starts allocating slot's staging memory in the background when TUTTI_STAGING wants it.
 void startStaging(_cl_context *ctx, int slot);
@@ -20,6 +22,14 @@ void startStaging(_cl_context *ctx, int slot);
 void finishStagedCopies(DeviceSlot &s);
 // Waits for the allocation and frees the memory (before the slot's queue and context go).
 void stopStaging(DeviceSlot &s);
+
+// A ring of pinned regions (pinned_ring.h) for a long run of copies on q, a queue of the
+// slot's context (a VAST run): the slot's own regions serve the app's copies meanwhile.
+// Null where the slot stages nothing. Rings are kept per slot between runs (pinning 128
+// MiB costs tens of milliseconds) and freed with the staging.
+std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q);
+// Lands the ring's copies and keeps it for the next run.
+void returnRing(DeviceSlot &s, std::unique_ptr<PinnedRing> ring);
 
 // Whether a copy of n bytes to or from this slot would be staged now.
 bool stagingWants(DeviceSlot &s, size_t n);

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "memory.h"
 #include "pinned_ring.h"
+#include "staging.h"
 #include "settings.h"
 #include "trace.h"
 #include "vast_launch.h"
@@ -333,7 +334,7 @@ cl_int runSlices(VastRun &run) {
   std::vector<cl_event> events;  // released at the end
   std::unique_ptr<PinnedRing> ring;
   auto release = [&] {
-    ring.reset();  // its copies are on copyQ
+    returnRing(*run.ds, std::move(ring));  // its copies are on copyQ
     for (cl_event e : events) d.clReleaseEvent(e);
     for (int k = 0; k < 2; ++k) {
       for (cl_mem m : frames[k]) if (m) d.clReleaseMemObject(m);
@@ -355,17 +356,12 @@ cl_int runSlices(VastRun &run) {
         err = d.clEnqueueFillBuffer(copyQ, lpts[k][j], &zero, sizeof zero, 0, lptBytes, 0, nullptr, nullptr);
     }
   }
-  // Homes are ordinary memory: a GPU's copies go through pinned regions (pinned_ring.h),
-  // unless every window is smaller than a copy worth staging.
-  const StagingMode sm = settings().staging;
+  // Homes are ordinary memory: where the slot stages copies (a GPU), a run's copies go
+  // through pinned regions (pinned_ring.h), unless every window is smaller than a copy
+  // worth staging.
   size_t widest = 0;
   for (const VastArg &a : L.args) widest = std::max(widest, a.frameBytes);
-  if (err == CL_SUCCESS && sm != StagingMode::Off && settings().staging_mb &&
-      (sm == StagingMode::On || (run.ds->dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))) &&
-      widest >= settings().staging_min) {
-    ring = PinnedRing::make(c, copyQ, size_t(settings().staging_mb << 20) / 4, 8);
-    if (!ring) TUTTI_LOG(Info, "%s: VAST copies unstaged (no pinned memory)", run.ds->dev->label().c_str());
-  }
+  if (err == CL_SUCCESS && widest >= settings().staging_min) ring = takeRing(*run.ds, copyQ);
   // The app's by-value and local arguments, then the page shift; frames and LPTs per slice.
   cl_kernel rk = L.paged;
   const cl_uint base = cl_uint(run.args.size());
@@ -505,7 +501,7 @@ cl_int runSlices(VastRun &run) {
   // The last slice's copy-out.
   if (prev && sets > 1 && err == CL_SUCCESS) copyOut(*prev, (L.slices.size() - 1) % 2, prevKernel);
   cl_int fin = ring ? ring->drain() : CL_SUCCESS;
-  if (ring) L.bytesStaged = ring->bytesStaged();
+  if (ring) L.bytesStaged = ring->takeBytesStaged();
   if (cl_int f = d.clFinish(copyQ); fin == CL_SUCCESS) fin = f;
   if (copyQ != q) {
     cl_int f2 = d.clFinish(q);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vast_fig.sh - thesis Fig. 4.10 / 4.11 equivalents for VAST (issue 18), from the bundle.
 #
-#   ./vast_fig.sh OUT_DIR [--apps A,B] [--repeat 3] [--ratio 3] [--size small] [--timeout 120]
+#   ./vast_fig.sh OUT_DIR [--apps A,B:SIZE] [--repeat 3] [--ratio 3] [--size small] [--timeout 120]
 #
 # For each app: natively on the GPU and on the PoCL CPU device, then under Tutti on the GPU
 # with TUTTI_MEM_LIMIT set to the app's buffer bytes / RATIO (Fig. 4.10: data RATIO x the
@@ -15,13 +15,13 @@ set -u
 out=${1:?usage: vast_fig.sh OUT_DIR [--apps A,B] [--repeat N] [--ratio R] [--size S]}
 shift
 apps="BlackScholes,FDTD3d,MatrixMultiplication,MedianFilter,MersenneTwister,Nbody,Reduction,SobelFilter"
-repeat=3 ratio=3 size=small tmo=120
+repeat=3 ratio=3 gsize=small tmo=120
 while [ $# -gt 0 ]; do
   case $1 in
     --apps) apps=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --ratio) ratio=$2; shift 2 ;;
-    --size) size=$2; shift 2 ;;
+    --size) gsize=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
     *) echo "vast_fig.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -67,7 +67,10 @@ one() {  # app mode
 median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
 
 printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\n" > "$out/vast.tsv"
-for app in ${apps//,/ }; do
+for spec in ${apps//,/ }; do
+  # APP:SIZE runs that app at its own preset (Nbody's CPU run at thesis size takes minutes).
+  app=${spec%%:*} size=$gsize
+  [ "$spec" = "$app" ] || size=${spec#*:}
   # The app's buffer bytes: what a forced run moved in (one slice holds every buffer).
   probe=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
           timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1)
@@ -90,7 +93,7 @@ for app in ${apps//,/ }; do
   g=$(median <<<"${t[gpu]}") c=$(median <<<"${t[cpu]}") v=$(median <<<"${t[vast]}") f=$(median <<<"${t[forced]}")
   vc=$(awk -v a="$c" -v b="$v" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   fg=$(awk -v a="$g" -v b="$f" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$app" "$bytes" "$limit" "$g" "$c" "$v" \
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$spec" "$bytes" "$limit" "$g" "$c" "$v" \
     "${s[vast]}" "$f" "${s[forced]}" "$vc" "$fg" "$gk" "$pk" "$po" | tee -a "$out/vast.tsv"
   unset t s kt
 done
