@@ -394,6 +394,7 @@ cl_int runSlices(VastRun &run) {
   for (size_t si = 0; si < L.slices.size() && err == CL_SUCCESS; ++si) {
     const VastSlice &s = L.slices[si];
     const int k = int(si % size_t(sets));
+    const uint64_t tIn = tracing() ? nowNs() : 0, inBefore = L.bytesIn;
     // Copy-in: LPT entries, then the window, less what the previous slice may write
     // (those bytes follow its copy-out below).
     std::vector<std::pair<size_t, Range>> late;  // (arg, bytes) forwarded from prev's frames
@@ -449,6 +450,9 @@ cl_int runSlices(VastRun &run) {
                             batch, 1, &prevKernel, nullptr);
     }
     ++L.slicesStarted;
+    // Host time to issue the copies in: through a ring it includes copying into the pinned
+    // regions, and waiting for regions still busy.
+    if (tIn) traceSpan(run.device, "vast", "slice copy-in issued", tIn, nowNs(), L.bytesIn - inBefore);
     cl_event copied = nullptr;
     if (err == CL_SUCCESS) err = d.clEnqueueMarkerWithWaitList(copyQ, 0, nullptr, &copied);
     if (err != CL_SUCCESS) break;
@@ -456,7 +460,9 @@ cl_int runSlices(VastRun &run) {
     // The previous slice's copy-out, after its kernel; the copy queue is in order, so the
     // next slice's copy-in, which reuses those frames, comes after it.
     if (prev && sets > 1) {
+      const uint64_t tOut = tracing() ? nowNs() : 0, outBefore = L.bytesOut;
       copyOut(*prev, (si - 1) % 2, prevKernel);
+      if (tOut) traceSpan(run.device, "vast", "slice copy-out issued", tOut, nowNs(), L.bytesOut - outBefore);
       if (err != CL_SUCCESS) break;
     }
     if (copyQ != q) d.clFlush(copyQ);
