@@ -127,7 +127,8 @@ bool skmdPlan(Command *cmd) {
   }
   for (size_t s = 0; s < nslots; ++s) {
     if (!dec.groups[s]) continue;
-    L->pieces.push_back({int(s), first, dec.groups[s]});
+    Piece &pc = L->pieces.emplace_back();
+    pc.slot = int(s), pc.first = first, pc.count = dec.groups[s];
     first += dec.groups[s];
   }
 

@@ -84,6 +84,9 @@ struct VastLaunch {
   bool ran = false;
   cl_int status = CL_SUCCESS;
   size_t slicesStarted = 0;  // by the run: none, and a failure may run the launch elsewhere
+  // Per VastArg: bytes with content when the launch was first staged (valid in the home,
+  // on a device, or on their way); the rest are undefined and need no copy in.
+  mutable std::vector<IntervalSet> defined;
   uint64_t bytesIn = 0, bytesOut = 0, bytesForwarded = 0, bytesStaged = 0, t0 = 0, ns = 0;
   uint64_t kernelNs = 0;  // the paged kernel's own time (device profiling), all slices  // t0: host ns when the slices began
 };
