@@ -8,6 +8,8 @@
 #include "vast_plan.h"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
 
 #include "backend.h"
 #include "failover.h"
@@ -244,8 +246,53 @@ std::shared_ptr<VastLaunch> vastPlanPiece(Command *cmd, int slot, const cc::NDRa
 
 namespace {
 
+// Plans from the index ranges of recent launches: an iterative app (FDTD3d's time steps)
+// launches one shape again and again, and each plan evaluates the ranges of hundreds of
+// group counts (~100 ms per launch for FDTD3d at its thesis size on the dev VM).
+struct RangePlan {
+  std::vector<uint64_t> key;
+  std::vector<VastSlice> slices;
+  std::vector<size_t> frameBytes;
+};
+std::mutex g_plansMu;
+std::deque<RangePlan> g_plans;  // newest first
+constexpr size_t kPlansKept = 16;
+
+// What the slices depend on: the kernel, the launch's shape and scalars, each buffer
+// argument's index, access and size, the page, the budget and the groups.
+std::vector<uint64_t> planKey(const VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total) {
+  std::vector<uint64_t> k{uint64_t(uintptr_t(L.info)), L.nd.work_dim, L.pageShift, budget, g0, total};
+  for (unsigned d = 0; d < 3; ++d) k.insert(k.end(), {L.nd.global_offset[d], L.nd.global_size[d], L.nd.local_size[d]});
+  k.push_back(L.scalars.bits.size());
+  k.insert(k.end(), L.scalars.bits.begin(), L.scalars.bits.end());
+  for (const VastArg &a : L.args) k.insert(k.end(), {a.arg, a.root->size, uint64_t(a.read) << 1 | uint64_t(a.written)});
+  return k;
+}
+
+bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total);
+
 // Slices from the index ranges. False: one group's bytes exceed the budget, or too many.
-bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total) {
+  std::vector<uint64_t> key = planKey(L, budget, g0, total);
+  {
+    std::lock_guard<std::mutex> l(g_plansMu);
+    for (const RangePlan &p : g_plans)
+      if (p.key == key) {
+        L.slices = p.slices;
+        for (size_t j = 0; j < L.args.size(); ++j) L.args[j].frameBytes = p.frameBytes[j];
+        return true;
+      }
+  }
+  if (!planFromRangesOnce(L, budget, g0, total)) return false;
+  RangePlan p{std::move(key), L.slices, {}};
+  for (const VastArg &a : L.args) p.frameBytes.push_back(a.frameBytes);
+  std::lock_guard<std::mutex> l(g_plansMu);
+  g_plans.push_front(std::move(p));
+  if (g_plans.size() > kPlansKept) g_plans.pop_back();
+  return true;
+}
+
+bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
   VastLaunch *L = &Lr;
   L->slices.clear();
   for (VastArg &a : L->args) a.frameBytes = 0;
