@@ -74,7 +74,11 @@ for spec in ${apps//,/ }; do
   # The app's buffer bytes: what a forced run moved in per launch (one slice holds every buffer).
   probe=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
           timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1)
+  # In and out: a new output's bytes are undefined and are not copied in, but the data
+  # the launch handles include them (a buffer both read and written counts twice).
   bytes=$(grep -o 'vast_in_bytes=[0-9]*' <<<"$probe" | cut -d= -f2)
+  outb=$(grep -o 'vast_out_bytes=[0-9]*' <<<"$probe" | cut -d= -f2)
+  [ -z "$bytes" ] || bytes=$((bytes + ${outb:-0}))
   [ -n "$bytes" ] || { echo "$app: VAST did not take it ($(grep -o "VAST does not take.*" <<<"$probe" | head -1))"; continue; }
   # Several launches (FDTD3d's time steps, MersenneTwister's two kernels): their bytes add
   # up, and the budget is for one launch's.
