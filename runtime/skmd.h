@@ -32,6 +32,9 @@ struct SkmdProgram {
   std::vector<std::shared_ptr<const void>> results;  // per slot: compiler::CompileResult
   std::map<std::string, std::vector<cl_kernel>> kernels;  // name -> per slot
   std::map<std::string, size_t> groupLimit;  // name -> smallest CL_KERNEL_WORK_GROUP_SIZE
+  // VAST's slice plans of recent launches of its kernels (vast_plan.cpp): they name the
+  // kernels' compile results, so they die with them.
+  std::shared_ptr<void> vastPlans;
   ~SkmdProgram();
 };
 

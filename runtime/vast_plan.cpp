@@ -92,7 +92,7 @@ uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
   return total;
 }
 
-bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t g1);
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t g1, SkmdProgram &sp);
 uint64_t movedBytes(const VastLaunch &L);
 bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
                  std::string &why);
@@ -188,13 +188,13 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
                (!(ai.written || ai.atomic) || ai.write_range_known);
     bufferBytes += a.root->size;
   }
-  bool ranged = bounded && planFromRanges(L, budget, g0, g1);
+  bool ranged = bounded && planFromRanges(L, budget, g0, g1, *sp);
   if (!inspector) {
     if (!ranged) return refuse(k, "a piece of a split is paged only where the index ranges bound its groups' bytes");
   } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
     std::string why;
     // Without an inspector, unknown ranges still page whole buffers where those fit.
-    if (!planInspect(cmd, L, slot, budget, bufferBytes, why) && !ranged && !planFromRanges(L, budget, g0, g1))
+    if (!planInspect(cmd, L, slot, budget, bufferBytes, why) && !ranged && !planFromRanges(L, budget, g0, g1, *sp))
       return refuse(k, why);
   }
   if (L.inspect) {
@@ -246,16 +246,18 @@ std::shared_ptr<VastLaunch> vastPlanPiece(Command *cmd, int slot, const cc::NDRa
 
 namespace {
 
-// Plans from the index ranges of recent launches: an iterative app (FDTD3d's time steps)
-// launches one shape again and again, and each plan evaluates the ranges of hundreds of
-// group counts (~100 ms per launch for FDTD3d at its thesis size on the dev VM).
+// Plans from the index ranges of a program's recent launches: an iterative app (FDTD3d's
+// time steps) launches one shape again and again, and each plan evaluates the ranges of
+// hundreds of group counts (~100 ms per launch for FDTD3d at its thesis size on the VM).
 struct RangePlan {
   std::vector<uint64_t> key;
   std::vector<VastSlice> slices;
   std::vector<size_t> frameBytes;
 };
-std::mutex g_plansMu;
-std::deque<RangePlan> g_plans;  // newest first
+struct RangePlans {  // SkmdProgram::vastPlans
+  std::mutex mu;
+  std::deque<RangePlan> plans;  // newest first
+};
 constexpr size_t kPlansKept = 16;
 
 // What the slices depend on: the kernel, the launch's shape and scalars, each buffer
@@ -271,12 +273,16 @@ std::vector<uint64_t> planKey(const VastLaunch &L, uint64_t budget, uint64_t g0,
 
 bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total);
 
-// Slices from the index ranges. False: one group's bytes exceed the budget, or too many.
-bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total) {
+// Slices from the index ranges, or the plan kept from an earlier launch of the same shape
+// (sp: the program whose compile result L.info is). False: one group's bytes exceed the
+// budget, or too many slices.
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total, SkmdProgram &sp) {
+  if (!sp.vastPlans) sp.vastPlans = std::make_shared<RangePlans>();
+  RangePlans &kept = *static_cast<RangePlans *>(sp.vastPlans.get());
   std::vector<uint64_t> key = planKey(L, budget, g0, total);
   {
-    std::lock_guard<std::mutex> l(g_plansMu);
-    for (const RangePlan &p : g_plans)
+    std::lock_guard<std::mutex> l(kept.mu);
+    for (const RangePlan &p : kept.plans)
       if (p.key == key) {
         L.slices = p.slices;
         for (size_t j = 0; j < L.args.size(); ++j) L.args[j].frameBytes = p.frameBytes[j];
@@ -286,9 +292,9 @@ bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total)
   if (!planFromRangesOnce(L, budget, g0, total)) return false;
   RangePlan p{std::move(key), L.slices, {}};
   for (const VastArg &a : L.args) p.frameBytes.push_back(a.frameBytes);
-  std::lock_guard<std::mutex> l(g_plansMu);
-  g_plans.push_front(std::move(p));
-  if (g_plans.size() > kPlansKept) g_plans.pop_back();
+  std::lock_guard<std::mutex> l(kept.mu);
+  kept.plans.push_front(std::move(p));
+  if (kept.plans.size() > kPlansKept) kept.plans.pop_back();
   return true;
 }
 
