@@ -378,20 +378,23 @@ IssueResult issueSplit(Command *cmd) {
   // device's job thread and count as outstanding like a launched piece.
   std::vector<std::function<cl_int()>> pagedJobs;
   std::vector<int> pagedSlots;
+  bool flushed = false;
   for (Piece &p : L.pieces) {
     if (err != CL_SUCCESS || !p.vast || p.pagedRunning) continue;
-    for (Piece &o : L.pieces) {  // the others first: they overlap the slices
-      DeviceSlot &ds = cmd->q->ctx->slots[o.slot];
-      if (o.lastEv) icd(ds.queue).clFlush(ds.queue);
-    }
     p.pagedRunning = true;
     std::function<cl_int()> job = vastPieceRun(cmd, p.vast, p.slot);
     if (cmd->q->ctx->slots[p.slot].dev->callsOutsideLock) {
-      pagedJobs.push_back(std::move(job));
+      pagedJobs.push_back(std::move(job));  // posted after the flush below
       pagedSlots.push_back(p.slot);
-    } else {
-      job();
+      continue;
     }
+    // Slices run here, now: the other pieces first, so that they overlap the slices.
+    for (Piece &o : L.pieces) {
+      DeviceSlot &ds = cmd->q->ctx->slots[o.slot];
+      if (o.lastEv && !flushed) icd(ds.queue).clFlush(ds.queue);
+    }
+    flushed = true;
+    job();
   }
   // Pieces already enqueued must finish before the command reports failure.
   int launched = 0;

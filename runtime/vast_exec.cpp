@@ -50,6 +50,10 @@ VastRun captureRun(Command *cmd, const std::shared_ptr<VastLaunch> &L, int slot)
   VastRun run;
   for (const VastArg &a : L->args) run.homes.push_back(a.root->store->home);
   run.defined = L->defined;
+  if (run.defined.size() != L->args.size()) {  // not staged through vastPieceStaged: all of it
+    run.defined.assign(L->args.size(), IntervalSet{});
+    for (size_t j = 0; j < L->args.size(); ++j) run.defined[j].add(L->args[j].root->range());
+  }
   run.L = L;
   run.ds = &ctx->slots[size_t(slot)];
   run.device = run.ds->dev->index;

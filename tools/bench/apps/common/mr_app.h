@@ -82,12 +82,12 @@ inline tutti::mr::Output runStreamed(app::App& a, tutti::mr::Pipeline& job, cons
   for (int r = 0; r < a.repeat(); ++r) {
     a.startWall();
     size_t at = 0;
-    std::vector<uint32_t> par[2];  // this piece's and the next one's (asked while it maps)
-    int which = 0;
+    // One piece's params at a time: runStream writes a piece's (blocking) before it asks
+    // for the next one.
+    std::vector<uint32_t> p;
     out = s->runStream([&](tutti::mr::StreamMR::Chunk& c) {
       if (at >= inputBytes) return false;
       const size_t end = std::min(inputBytes, std::max(at + 1, cut(at)));
-      std::vector<uint32_t>& p = par[which ^= 1];
       c.tasks = params(at, end, p);
       c.input = input + at;
       c.inputBytes = end - at;
