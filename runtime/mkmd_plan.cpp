@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 
 #include "clock.h"
 #include "log.h"
@@ -23,6 +24,42 @@ MkmdCounters g_counters;  // under the API lock, like the commands it counts
 // A device with no prediction for a kernel must not get it: a time no schedule picks.
 constexpr double kUnknownSeconds = 1e3;
 
+// A graph that repeats (an iterative solver's windows) keeps its schedule: the same kernel
+// objects with the same groups over the same buffers, in the same order, with the same
+// predictions known and the data in the same places. Times are not in the key: once every
+// prediction is known, the window's schedule stays as it was first made.
+struct KeptSchedule {
+  std::vector<uint64_t> key;
+  std::vector<std::vector<uint64_t>> groups;  // [kernel][device]
+  double makespan = 0;
+};
+std::deque<KeptSchedule> g_kept;  // newest first, under the API lock
+constexpr size_t kSchedulesKept = 8;
+
+std::vector<uint64_t> graphKey(const MkmdGraphBuilder &b) {
+  const mk::GraphFile &f = b.file;
+  std::vector<uint64_t> key{f.models.size(), f.graph.buffers.size(), f.graph.kernels.size()};
+  for (size_t i = 0; i < f.graph.buffers.size(); ++i) {
+    const mk::Buffer &x = f.graph.buffers[i];
+    key.insert(key.end(), {uint64_t(uintptr_t(b.roots[i])), x.bytes, uint64_t(x.fromHost) << 1 | x.toHost, x.on.size()});
+    key.insert(key.end(), x.on.begin(), x.on.end());
+  }
+  auto list = [&key](const std::vector<int> &v) {
+    key.push_back(v.size());
+    key.insert(key.end(), v.begin(), v.end());
+  };
+  for (size_t k = 0; k < f.graph.kernels.size(); ++k) {
+    const mk::Kernel &x = f.graph.kernels[k];
+    key.insert(key.end(), {uint64_t(uintptr_t(b.kernels[k]->kernel)), x.groups, uint64_t(b.analysed[k]),
+                           uint64_t(x.splittable) << 1 | x.mergeOutputs});
+    list(x.reads), list(x.writes), list(x.after);
+    key.push_back(x.partialRead.size());
+    for (bool pr : x.partialRead) key.push_back(pr);
+    for (bool known : f.timeKnown[k]) key.push_back(known);
+  }
+  return key;
+}
+
 }  // namespace
 
 bool mkmdScheduleHeld(const std::deque<Command *> &held) {
@@ -37,6 +74,12 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
   uint64_t t0 = nowNs();
   auto &file = b.file;
   const size_t nd = file.models.size();
+  // Host merges cost far more than their bytes over memory bandwidth (a merged split of
+  // mk_ABE on two H100s: 534 ms against 123 whole): only concatenating splits here.
+  for (mk::Kernel &k : file.graph.kernels)
+    if (k.mergeOutputs) k.splittable = false;
+  std::vector<uint64_t> key = graphKey(b);
+  auto kept = std::find_if(g_kept.begin(), g_kept.end(), [&](const KeptSchedule &k) { return k.key == key; });
   for (size_t k = 0; k < file.graph.kernels.size(); ++k) {
     bool anyTime = false;
     for (size_t d = 0; d < nd; ++d) anyTime |= file.timeKnown[k][d];
@@ -47,21 +90,29 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
       file.timeKnown[k][d] = true;
     }
   }
-  // Host merges cost far more than their bytes over memory bandwidth (a merged split of
-  // mk_ABE on two H100s: 534 ms against 123 whole): only concatenating splits here.
-  for (mk::Kernel &k : file.graph.kernels)
-    if (k.mergeOutputs) k.splittable = false;
-  mk::Graph g;
-  std::vector<mk::Device> devs;
-  std::string err;
-  if (!mk::instantiate(file, {}, g, devs, err)) {
-    TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
-    return false;
+  const mk::Graph &g = file.graph;
+  std::vector<std::vector<uint64_t>> groups;
+  double makespan = 0;
+  const bool reused = kept != g_kept.end();
+  if (reused) {
+    groups = kept->groups, makespan = kept->makespan;
+    std::rotate(g_kept.begin(), kept, kept + 1);  // newest first
+  } else {
+    mk::Graph inst;
+    std::vector<mk::Device> devs;
+    std::string err;
+    if (!mk::instantiate(file, {}, inst, devs, err)) {
+      TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
+      return false;
+    }
+    mk::Schedule s = mk::schedule(inst, devs);
+    groups.assign(g.kernels.size(), std::vector<uint64_t>(nd, 0));
+    for (const mk::Task &t : s.tasks)
+      if (t.kind == mk::Task::Compute) groups[size_t(t.kernel)][size_t(t.device)] += t.groups;
+    makespan = s.makespan;
+    g_kept.push_front({std::move(key), groups, makespan});
+    if (g_kept.size() > kSchedulesKept) g_kept.pop_back();
   }
-  mk::Schedule s = mk::schedule(g, devs);
-  std::vector<std::vector<uint64_t>> groups(g.kernels.size(), std::vector<uint64_t>(nd, 0));
-  for (const mk::Task &t : s.tasks)
-    if (t.kind == mk::Task::Compute) groups[size_t(t.kernel)][size_t(t.device)] += t.groups;
   int split = 0;
   for (size_t k = 0; k < g.kernels.size(); ++k) {
     if (!b.analysed[k]) continue;
@@ -113,13 +164,15 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
   }
   uint64_t t1 = nowNs();
   ++g_counters.graphs;
+  g_counters.reused += reused;
   g_counters.kernels += g.kernels.size();
   g_counters.split += uint64_t(split);
-  g_counters.predictedMs += s.makespan * 1e3;
+  g_counters.predictedMs += makespan * 1e3;
   g_counters.scheduleUs += double(t1 - t0) / 1e3;
-  traceSpan(-1, "tutti", "mkmd schedule", t0, t1, g.kernels.size());
-  TUTTI_LOG(Info, "mkmd: %zu kernels scheduled in %.0f us, predicted makespan %.3f ms, %d split",
-            g.kernels.size(), double(t1 - t0) / 1e3, s.makespan * 1e3, split);
+  traceSpan(-1, "tutti", reused ? "mkmd schedule (kept)" : "mkmd schedule", t0, t1, g.kernels.size());
+  TUTTI_LOG(Info, "mkmd: %zu kernels scheduled in %.0f us%s, predicted makespan %.3f ms, %d split",
+            g.kernels.size(), double(t1 - t0) / 1e3, reused ? " (the schedule kept for this graph)" : "",
+            makespan * 1e3, split);
   // Every kernel analysed and whole on one and the same device.
   int only = -1;
   for (size_t k = 0; k < g.kernels.size(); ++k) {

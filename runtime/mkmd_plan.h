@@ -19,6 +19,7 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held);
 // makespans (ms).
 struct MkmdCounters {
   uint64_t graphs = 0, kernels = 0, split = 0;
+  uint64_t reused = 0;  // graphs that repeated one scheduled before: its schedule kept
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
   double predictedMs = 0, scheduleUs = 0;

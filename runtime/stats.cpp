@@ -43,7 +43,7 @@ std::string statsReport() {
     MkmdCounters m = mkmdCounters();
     o << "TUTTI mkmd_graphs=" << m.graphs << " mkmd_kernels=" << m.kernels << " mkmd_split=" << m.split
       << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs
-      << " mkmd_pushes=" << m.pushes << " mkmd_streamed=" << m.streamed << "\n";
+      << " mkmd_pushes=" << m.pushes << " mkmd_streamed=" << m.streamed << " mkmd_reused=" << m.reused << "\n";
   }
   return o.str();
 }
