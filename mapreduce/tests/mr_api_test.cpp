@@ -54,6 +54,18 @@ std::unique_ptr<tutti::mr::Pipeline> make(Cl& cl, int which, tutti::mr::JobSpec 
   return std::make_unique<tutti::mr::MapCG>(cl.context, cl.device, cl.queue, spec, opt);
 }
 
+// 1000 values i*7; the map emits the even ones under key value % 3: ref gets each key's
+// count (the jobs' expected output).
+std::vector<cl_uint> sevens(uint32_t ref[3]) {
+  std::vector<cl_uint> in(1000);
+  ref[0] = ref[1] = ref[2] = 0;
+  for (cl_uint i = 0; i < in.size(); ++i) {
+    in[i] = i * 7;
+    if (in[i] % 2 == 0) ref[in[i] % 3]++;
+  }
+  return in;
+}
+
 class Pipelines : public ::testing::TestWithParam<int> {};
 
 TEST_P(Pipelines, NoTasksAndNoEmitsGiveEmptyOutput) {
@@ -73,12 +85,8 @@ TEST_P(Pipelines, CountsKeysAcrossRegionsAndRuns) {
   opt.regionRecords = 8;  // StreamMR: most emits overflow
   opt.buckets = 2;        // more keys than buckets
   auto job = make(cl, GetParam(), {kTypes, kFunctions, 4, 4}, opt);
-  std::vector<cl_uint> in(1000);
-  uint32_t ref[3] = {0, 0, 0};
-  for (cl_uint i = 0; i < in.size(); ++i) {
-    in[i] = i * 7;
-    if (in[i] % 2 == 0) ref[in[i] % 3]++;
-  }
+  uint32_t ref[3];
+  std::vector<cl_uint> in = sevens(ref);
   cl_mem buf = cl.input(in);
   for (int run = 0; run < 2; ++run) {  // a job runs again with fresh buffers
     tutti::mr::Output out = job->run(buf, buf, (uint32_t)in.size());
@@ -154,12 +162,8 @@ TEST(StreamMR, StreamedPiecesGiveTheWholeRunsOutput) {
   opt.buckets = 2;
   tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
   tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
-  std::vector<cl_uint> in(1000);
-  uint32_t ref[3] = {0, 0, 0};
-  for (cl_uint i = 0; i < in.size(); ++i) {
-    in[i] = i * 7;
-    if (in[i] % 2 == 0) ref[in[i] % 3]++;
-  }
+  uint32_t ref[3];
+  std::vector<cl_uint> in = sevens(ref);
   cl_mem buf = cl.input(in);
   auto whole = sorted(job.run(buf, buf, (uint32_t)in.size()));
   clReleaseMemObject(buf);

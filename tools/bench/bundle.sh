@@ -92,7 +92,7 @@ for t in enqueue_rate call_cost; do
     strip --strip-unneeded "$root/tools/$t" 2>/dev/null || true
   fi
 done
-cp "$here/overhead.sh" "$here/interpose_cost.sh" "$here/vast_fig.sh" "$here/vast_big.sh" "$root/"
+cp "$here/overhead.sh" "$here/interpose_cost.sh" "$here/vast_fig.sh" "$here/vast_big.sh" "$here/vast_devices.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \
   "$here/cpu_spread.py" \

@@ -21,10 +21,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/env.sh" > /dev/null
 lib=$here/lib/libtutti.so
 mkdir -p "$out"
-list=$("$here/apps/VectorAdd" --list 2>&1)
-cpu=$(grep -i pthread\\\|cpu <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
-tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
-       grep "backing device" | grep -i "${VAST_FIG_GPU:-nvidia}" | head -1 | sed 's/.*backing device \([0-9]*\):.*/\1/')
+. "$here/vast_devices.sh"  # cpu, tgpu (VAST_FIG_GPU / VAST_FIG_CPU)
 memgb=$(awk '/MemTotal/ {printf "%d", $2 / 1e6 * 0.95}' /proc/meminfo)
 printf "n\tgb_total\tmode\tstatus\twall_ms\tprocess_s\tstats\n" > "$out/big.tsv"
 for n in "$@"; do

@@ -30,14 +30,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/env.sh" > /dev/null
 lib=$here/lib/libtutti.so
 mkdir -p "$out"
-list=$("$here/apps/VectorAdd" --list 2>&1)
-# VAST_FIG_GPU / VAST_FIG_CPU: device name patterns (a PoCL-only machine can stand in a
-# 'basic' device for the GPU to check the script).
-gmatch=${VAST_FIG_GPU:-nvidia} cmatch=${VAST_FIG_CPU:-'pthread\|cpu-'}
-gpu=$(grep -i "$gmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
-cpu=$(grep -i "$cmatch" <<<"$list" | head -1 | grep -o '^ *[0-9]*' | tr -d ' ')
-tgpu=$(TUTTI_LOG=info LD_PRELOAD=$lib timeout 60 "$here/apps/VectorAdd" --size tiny 2>&1 |
-       grep "backing device" | grep -i "$gmatch" | head -1 | sed 's/.*backing device \([0-9]*\):.*/\1/')
+. "$here/vast_devices.sh"  # gpu, cpu, tgpu (VAST_FIG_GPU / VAST_FIG_CPU)
 [ -n "$gpu" ] && [ -n "$cpu" ] && [ -n "$tgpu" ] || { echo "vast_fig.sh: need an NVIDIA GPU and a CPU device" >&2; exit 1; }
 # The CPU baseline must hold the data: PoCL hands out POCL_MEMORY_LIMIT GB of host memory
 # (its default on the GPU machine is 3.7 GB, with allocations of at most 1 GiB).
