@@ -9,6 +9,7 @@
 
 #include "objects.h"
 #include "real_event.h"
+#include "small_vec.h"
 
 namespace tutti {
 
@@ -19,7 +20,7 @@ struct Command {
   CmdKind kind = CmdKind::Marker;
   _cl_command_queue *q = nullptr;
   _cl_event *ev = nullptr;               // always present (internal ref)
-  std::vector<_cl_event *> deps;         // internal refs
+  SmallVec<_cl_event *, 4> deps;         // internal refs
   size_t unmetDeps = 0;
   enum class State : uint8_t { Held, Waiting, Ready, Staging, Issued, Finished } state = State::Held;
   std::vector<RealEvent> staging;        // real device->host copies this command waits for

@@ -61,6 +61,12 @@ bool launchWantsTimes(Command *cmd, int slot) {
 }
 
 
+// Takes an armed launch off the lazy list; mostly its newest entry.
+void unlist(DeviceSlot &ds, Command *cmd) REQUIRES(apiMutex) {
+  auto it = std::find(ds.lazy.rbegin(), ds.lazy.rend(), cmd);
+  if (it != ds.lazy.rend()) ds.lazy.erase(std::next(it).base());
+}
+
 }  // namespace
 
 // After a successful real enqueue: a kernel may complete lazily (see kArmEvery);
@@ -80,6 +86,7 @@ void trackIssued(Command *cmd) REQUIRES(apiMutex) {
   }
   if (cmd->seq) ds.sinceArmed = 0;
   cmd->armed = true;
+  ds.armedOrder = cmd->order;
   whenComplete(ds, cmd->real.get(), onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);
 }
@@ -100,9 +107,15 @@ void deviceSpanToHost(DeviceSlot &ds, cl_ulong start, cl_ulong end, uint64_t &hs
 void armCompletion(Command *cmd) {
   cmd->ev->wanted = true;  // not issued yet: it will be armed when it is
   if (cmd->armed || cmd->state != Command::State::Issued || cmd->slot < 0) return;
+  if (!cmd->real && !cmd->seq) return;  // not a lazy launch: nothing of it is left on a device
   DeviceSlot &ds = slotOf(cmd, cmd->slot);
+  // A lazy launch completes with any command armed after it on its in-order queue
+  // (completedBefore). Arming the newest lazy launch instead of cmd reports cmd and every
+  // lazy launch between them with one callback: a clFinish after 20,000 launches made a
+  // marker for each launch still in flight (thousands on PoCL, 3.7 us each).
+  if (ds.armedOrder > cmd->order) return;
+  if (!ds.lazy.empty() && ds.lazy.back()->order > cmd->order) cmd = ds.lazy.back();
   if (!cmd->real) {
-    if (!cmd->seq) return;  // not a lazy launch: nothing of it is left on a device
     // An untimed lazy launch: a marker behind it on the in-order queue completes with it.
     cl_int err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, cmd->real.out());
     if (err != CL_SUCCESS) {
@@ -111,14 +124,16 @@ void armCompletion(Command *cmd) {
       cmd->real.release();  // the failed call returned no event
       icd(ds.queue).clFinish(ds.queue);
       cmd->armed = true;
-      ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
+      ds.armedOrder = cmd->order;
+      unlist(ds, cmd);
       inbox().postCompletion(cmd);
       return;
     }
     cmd->untimed = true;
   }
   cmd->armed = true;
-  ds.lazy.erase(std::find(ds.lazy.begin(), ds.lazy.end(), cmd));
+  ds.armedOrder = cmd->order;
+  unlist(ds, cmd);
   whenComplete(ds, cmd->real.get(), onReal, cmd);
   icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
 }

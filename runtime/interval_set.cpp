@@ -5,8 +5,10 @@
 
 namespace tutti {
 
+// add and remove return early when nothing changes: a launch re-marks the same bytes valid
+// on the same device every time, and a map node erased and made again is two allocations.
 void IntervalSet::add(Range r) {
-  if (r.empty()) return;
+  if (r.empty() || contains(r)) return;
   auto it = m_.upper_bound(r.begin);
   if (it != m_.begin()) {
     auto prev = std::prev(it);
@@ -24,7 +26,7 @@ void IntervalSet::add(Range r) {
 }
 
 void IntervalSet::remove(Range r) {
-  if (r.empty()) return;
+  if (r.empty() || !intersects(r)) return;
   auto it = m_.upper_bound(r.begin);
   if (it != m_.begin()) --it;
   while (it != m_.end() && it->first < r.end) {
@@ -66,6 +68,7 @@ std::vector<Range> IntervalSet::present(Range r) const {
 
 std::vector<Range> IntervalSet::missing(Range r) const {
   std::vector<Range> out;
+  if (contains(r)) return out;  // the common case, without present()'s vector
   size_t cur = r.begin;
   for (const Range &p : present(r)) {
     if (p.begin > cur) out.push_back({cur, p.begin});

@@ -97,7 +97,10 @@ IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
   }
   DeviceSlot &ds = slotOf(cmd, slot);
   bool event = launchNeedsEvent(cmd);
-  err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, cmd->offset, cmd->global,
+  // No offset is passed as none, as the app most likely passed it: drivers may take a
+  // slower path for a global offset.
+  const bool offset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];
+  err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, offset ? cmd->offset : nullptr, cmd->global,
                                              cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
                                              event ? cmd->real.out() : nullptr);
   if (err == CL_SUCCESS) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interval_set.h"
+#include "small_vec.h"
 #include "thread_annotations.h"
 #include "real_event.h"
 
@@ -74,6 +75,9 @@ struct DeviceSlot {
   uint64_t issueSeq GUARDED_BY(apiMutex) = 0;    // kernels issued here
   uint64_t issueOrder GUARDED_BY(apiMutex) = 0;  // real commands issued here (completion.cpp)
   unsigned sinceArmed GUARDED_BY(apiMutex) = 0;
+  // Order of the newest command armed here (a completion callback or watch on it): every
+  // lazy launch issued before it completes with it (completion.cpp).
+  uint64_t armedOrder GUARDED_BY(apiMutex) = 0;
   std::shared_ptr<Staging> staging;  // pinned staging memory, or null (staging.cpp)
   std::shared_ptr<Watcher> watcher;  // waits for this queue's events, or null (watcher.cpp)
 };
@@ -303,8 +307,9 @@ struct _cl_event : tutti::ObjectHeader {
   cl_int failure = 0;            // negative when the command failed
   tutti::Command *cmd = nullptr;  // while pending
   cl_ulong tQueued = 0, tSubmit = 0, tStart = 0, tEnd = 0, tComplete = 0;
+  bool timed = false;  // its queue profiles: the times above are kept (a clock read each)
   std::vector<tutti::Callback> callbacks GUARDED_BY(tutti::apiMutex);
-  std::vector<tutti::Command *> waiters GUARDED_BY(tutti::apiMutex);  // commands that wait for this event
+  tutti::SmallVec<tutti::Command *, 2> waiters GUARDED_BY(tutti::apiMutex);  // commands that wait for this event
   int device = -1;                         // slot that ran the kernel
 };
 

@@ -103,11 +103,12 @@ void Runtime::startThreads() {
 void Runtime::notify(std::function<void()> fn) { notifier_.post(std::move(fn)); }
 
 void Runtime::dispatcherLoop() {
+  markRuntimeThread();
   for (;;) {
     std::vector<Command *> done;
     bool retry;
     inbox().take(done, retry);
-    ApiLock lock;
+    ApiLock lock{ApiLock::Background{}};
     Scope scope(*this);
     for (Command *cmd : done) {
       for (Command *earlier : completedBefore(cmd)) collected(earlier, collectRealCompletion(earlier));
@@ -125,7 +126,8 @@ _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_
   ev->ctx = ctx;
   ev->queue = q;
   ev->cmdType = type;
-  ev->tQueued = nowNs();
+  ev->timed = q && q->profiling();
+  if (ev->timed) ev->tQueued = nowNs();
   add(ev, ObjType::Event);
   retain(ctx);
   if (q) retain(q);
@@ -153,7 +155,8 @@ void Runtime::destroy(ObjectHeader *o) {
       auto *ev = static_cast<_cl_event *>(o);
       if (ev->queue) release(ev->queue);
       release(ev->ctx);
-      delete ev;
+      if (onRuntimeThread()) graveEvents_.push_back(ev);  // see drain
+      else delete ev;
       break;
     }
     case ObjType::Mem: destroyMem(*this, static_cast<_cl_mem *>(o)); break;
@@ -173,12 +176,14 @@ void Runtime::setStatus(_cl_event *ev, cl_int status) {
   if (ev->status == status || ev->status <= CL_COMPLETE) return;
   cl_int old = ev->status;
   ev->status = status;
-  uint64_t t = nowNs();
-  if (status <= CL_SUBMITTED && !ev->tSubmit) ev->tSubmit = t;
-  if (status <= CL_RUNNING && !ev->tStart) ev->tStart = t;
-  if (status <= CL_COMPLETE) {
-    if (!ev->tEnd) ev->tEnd = t;
-    ev->tComplete = t;
+  if (ev->timed) {
+    uint64_t t = nowNs();
+    if (status <= CL_SUBMITTED && !ev->tSubmit) ev->tSubmit = t;
+    if (status <= CL_RUNNING && !ev->tStart) ev->tStart = t;
+    if (status <= CL_COMPLETE) {
+      if (!ev->tEnd) ev->tEnd = t;
+      ev->tComplete = t;
+    }
   }
   // Callbacks registered for a state fire once that state (or a later one) is reached.
   for (auto &cb : ev->callbacks) {
@@ -349,7 +354,19 @@ void Runtime::drain() {
     runnable_.pop_front();
     tryStart(c);
   }
-  for (Command *c : retired_) delete c;
+  // What the app's thread allocated is freed there too. glibc returns a chunk freed on
+  // another thread to the arena it came from, under that arena's lock, which the app's
+  // thread takes for its own allocations: the dispatcher freeing each launch's command and
+  // event made the app's launches wait on malloc's lock (perf, call_cost on PoCL).
+  if (onRuntimeThread()) {
+    graveCmds_.insert(graveCmds_.end(), retired_.begin(), retired_.end());
+  } else {
+    for (Command *c : graveCmds_) delete c;
+    for (_cl_event *e : graveEvents_) delete e;
+    for (Command *c : retired_) delete c;
+    graveCmds_.clear();
+    graveEvents_.clear();
+  }
   retired_.clear();
 }
 

@@ -121,7 +121,15 @@ void JobThread::post(std::function<void()> fn) {
   cv_.notify_one();
 }
 
+namespace {
+thread_local bool t_runtimeThread = false;
+}  // namespace
+
+bool onRuntimeThread() { return t_runtimeThread; }
+void markRuntimeThread() { t_runtimeThread = true; }
+
 void JobThread::loop() {
+  markRuntimeThread();
   for (;;) {
     std::function<void()> fn;
     {

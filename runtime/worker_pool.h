@@ -35,6 +35,10 @@ class JobThread {
   bool started_ GUARDED_BY(mu_) = false;
 };
 
+// True on the runtime's own threads (dispatcher, job threads); false on the app's.
+bool onRuntimeThread();
+void markRuntimeThread();
+
 // Threads a parallelFor uses, the caller's included (TUTTI_COPY_THREADS, or the cores, at most 16).
 unsigned poolThreads();
 

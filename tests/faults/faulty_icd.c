@@ -31,6 +31,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "icd_shim.h"
+
 enum What { kBuild, kAlloc, kKernel, kWrite, kRead, kCopy, kWhatCount };
 static const char *const kNames[] = {"build", "alloc", "kernel", "write", "read", "copy"};
 
@@ -49,8 +51,6 @@ static long g_all[kMaxDevices];  // calls of any kind, for 'device' faults
 static cl_device_id g_devices[kMaxDevices];
 static cl_uint g_nDevices;
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct _cl_icd_dispatch g_real;  // PoCL's entries before wrapping
-static void *g_pocl;
 
 static void parseFaults(void) {
   const char *spec = getenv("FAULTY_ICD");
@@ -218,36 +218,12 @@ static void *CL_API_CALL wMap(cl_command_queue q, cl_mem b, cl_bool bl, cl_map_f
   return g_real.clEnqueueMapBuffer(q, b, bl, f, off, s, n, w, ev, err);
 }
 
-typedef cl_int(CL_API_CALL *GetPlatformsFn)(cl_uint, cl_platform_id *, cl_uint *);
-static cl_platform_id g_platform;
 
 static void init(void) {
-  g_pocl = dlopen("libpocl.so.2", RTLD_NOW | RTLD_LOCAL);
-  if (!g_pocl) {
-    fprintf(stderr, "faulty_icd: %s\n", dlerror());
-    return;
-  }
-  // PoCL exports its ICD entry under a prefixed name; the ICD way to reach it is through
-  // its clGetExtensionFunctionAddress.
-  void *(*ext)(const char *) = (void *(*)(const char *))dlsym(g_pocl, "clGetExtensionFunctionAddress");
-  GetPlatformsFn get = ext ? (GetPlatformsFn)ext("clIcdGetPlatformIDsKHR") : NULL;
-  cl_uint n = 0;
-  if (!get || get(1, &g_platform, &n) != CL_SUCCESS || n == 0) {
-    g_platform = NULL;
-    return;
-  }
-  struct _cl_icd_dispatch *table = *(struct _cl_icd_dispatch **)g_platform;
-  g_real = *table;
+  struct _cl_icd_dispatch *table = shimOpen("libpocl.so.2", "faulty_icd");
+  if (!table) return;
   g_real.clGetDeviceIDs(g_platform, CL_DEVICE_TYPE_ALL, kMaxDevices, g_devices, &g_nDevices);
   parseFaults();
-  // PoCL's table is a writable global in the builds we know; make sure before writing.
-  long page = sysconf(_SC_PAGESIZE);
-  char *begin = (char *)((size_t)table & ~(size_t)(page - 1));
-  char *end = (char *)table + sizeof *table;
-  if (mprotect(begin, (size_t)(end - begin), PROT_READ | PROT_WRITE) != 0) {
-    perror("faulty_icd: mprotect");
-    return;
-  }
   table->clBuildProgram = wBuildProgram;
   table->clCompileProgram = wCompileProgram;
   table->clCreateBuffer = wCreateBuffer;
@@ -259,28 +235,3 @@ static void init(void) {
   table->clEnqueueMapBuffer = wMap;
 }
 
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-
-// Static, and handed out by address: under LD_PRELOAD=libtutti.so a call by name from here
-// would bind to Tutti's exported entry of the same name.
-static cl_int CL_API_CALL icdGetPlatforms(cl_uint num, cl_platform_id *platforms, cl_uint *count) {
-  pthread_once(&g_once, init);
-  if (!g_platform) return CL_PLATFORM_NOT_FOUND_KHR;
-  if (count) *count = 1;
-  if (platforms && num) platforms[0] = g_platform;
-  return CL_SUCCESS;
-}
-
-__attribute__((visibility("default"))) void *CL_API_CALL
-clGetExtensionFunctionAddress(const char *name) {
-  pthread_once(&g_once, init);
-  if (!strcmp(name, "clIcdGetPlatformIDsKHR")) return (void *)icdGetPlatforms;
-  void *(*real)(const char *) =
-      g_pocl ? (void *(*)(const char *))dlsym(g_pocl, "clGetExtensionFunctionAddress") : NULL;
-  return real ? real(name) : NULL;
-}
-
-__attribute__((visibility("default"))) cl_int CL_API_CALL
-clIcdGetPlatformIDsKHR(cl_uint num, cl_platform_id *platforms, cl_uint *count) {
-  return icdGetPlatforms(num, platforms, count);
-}
