@@ -25,16 +25,14 @@ void CL_CALLBACK onReal(cl_event, cl_int, void *cmd) {
 
 // A driver callback and a clFlush per launch cost a wake-up of the dispatcher, a fight
 // for the runtime lock and a submission each, which dominated small launches. Kernels
-// therefore complete lazily: only every kArmEvery-th launch on a slot gets a callback
+// therefore complete lazily: only every TUTTI_ARM_EVERY-th (256th) launch on a slot gets a callback
 // and a flush, and when the callback fires the launches issued before it on that
 // in-order queue are complete as well. Anything that needs a particular completion
 // sooner (a wait, a dependent elsewhere, a status query, a callback) arms it with
 // armCompletion, which flushes.
-constexpr unsigned kArmEvery = 32;
-
 // Whether the launch about to be issued on ds completes lazily (no callback of its own).
 bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) REQUIRES(apiMutex) {
-  return ds.sinceArmed + 1 < kArmEvery && !cmd->ev->wanted && cmd->ev->callbacks.empty();
+  return ds.sinceArmed + 1 < settings().arm_every && !cmd->ev->wanted && cmd->ev->callbacks.empty();
 }
 
 // An event on a profiling queue costs NVIDIA's driver 8-12 us per launch (tools/bench/micro/
@@ -42,7 +40,7 @@ bool launchIsLazy(const Command *cmd, const DeviceSlot &ds) REQUIRES(apiMutex) {
 // therefore gets a real event only when its times are asked for: the app holds the event on
 // a profiling queue, a trace, TUTTI_STATS or profiling mode runs, or the shape is new on
 // this device (its first kTimedLaunches feed placement and the model correction; after
-// that the armed launch of every kArmEvery keeps sampling it).
+// that the armed launch of every TUTTI_ARM_EVERY keeps sampling it).
 constexpr unsigned kTimedLaunches = 8;
 
 bool launchWantsTimes(Command *cmd, int slot) {
@@ -69,7 +67,7 @@ void unlist(DeviceSlot &ds, Command *cmd) REQUIRES(apiMutex) {
 
 }  // namespace
 
-// After a successful real enqueue: a kernel may complete lazily (see kArmEvery);
+// After a successful real enqueue: a kernel may complete lazily (see TUTTI_ARM_EVERY);
 // anything else gets a completion callback now.
 void trackIssued(Command *cmd) REQUIRES(apiMutex) {
   DeviceSlot &ds = slotOf(cmd, cmd->slot);
@@ -81,7 +79,7 @@ void trackIssued(Command *cmd) REQUIRES(apiMutex) {
     ++ds.sinceArmed;
   }
   if (lazy) {
-    ds.lazy.push_back(cmd);  // flushed with the next armed command (kArmEvery bounds it)
+    ds.lazy.push_back(cmd);  // flushed with the next armed command (TUTTI_ARM_EVERY bounds it)
     return;
   }
   if (cmd->seq) ds.sinceArmed = 0;

@@ -8,7 +8,7 @@ lib=$1 tally=$2 rate=$3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 echo "$tally" > "$work/tally.icd"
 n=5000
-OCL_ICD_VENDORS=$work TALLY_ICD_OUT=$work/tally.txt TUTTI_DEVICES=cpu TUTTI_PROFILE_DB=off \
+TUTTI_ARM_EVERY=32 OCL_ICD_VENDORS=$work TALLY_ICD_OUT=$work/tally.txt TUTTI_DEVICES=cpu TUTTI_PROFILE_DB=off \
   LD_PRELOAD=$lib "$rate" $n Tutti
 calls() { sed -n "s/^TALLY call=$1 thread=main calls=\([0-9]*\) .*/\1/p" "$work/tally.txt"; }
 launches=$(calls clEnqueueNDRangeKernel); markers=$(calls clEnqueueMarkerWithWaitList)
@@ -16,6 +16,6 @@ flushes=$(calls clFlush)
 echo "launches ${launches:-0} markers ${markers:-0} flushes ${flushes:-0}"
 [ "${launches:-0}" = $((n + 100)) ] || { echo "FAIL: every launch reaches the driver once"; exit 1; }
 [ "${markers:-0}" -le 4 ] || { echo "FAIL: markers grow with the launches in flight"; exit 1; }
-# One armed (flushed) launch in 32, plus the launches that clFinish and warm-up arm.
+# One armed (flushed) launch in TUTTI_ARM_EVERY, plus those that clFinish and warm-up arm.
 [ "${flushes:-0}" -le $(((n + 100) / 32 + 8)) ] || { echo "FAIL: too many flushes"; exit 1; }
 echo PASS

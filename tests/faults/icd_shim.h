@@ -32,8 +32,13 @@ static struct _cl_icd_dispatch *shimOpen(const char *path, const char *who) {
     void *(*ext)(const char *) = (void *(*)(const char *))dlsym(g_lib, "clGetExtensionFunctionAddress");
     get = ext ? (GetPlatformsFn)ext("clIcdGetPlatformIDsKHR") : NULL;
   }
+  // Asked for the count first, as the ICD loader does (NVIDIA's answers nothing otherwise).
   cl_uint n = 0;
-  if (!get || get(1, &g_platform, &n) != CL_SUCCESS || n == 0) {
+  cl_int err = get ? get(0, NULL, &n) : CL_PLATFORM_NOT_FOUND_KHR;
+  if (err == CL_SUCCESS && n) err = get(1, &g_platform, NULL);
+  if (err != CL_SUCCESS || !n || !g_platform) {
+    fprintf(stderr, "%s: %s has no platform (%s, error %d, %u platforms)\n", who, path,
+            get ? "clIcdGetPlatformIDsKHR" : "no clIcdGetPlatformIDsKHR", err, n);
     g_platform = NULL;
     return NULL;
   }

@@ -16,6 +16,7 @@
 #   fig310.sh    thesis Fig. 3.10: SKMD and linear vs. the fastest single device
 #   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
 #   tools/call_cost                   host cost of each driver call a launch makes
+#   tools/libtally_icd.so             ICD that counts and times a real driver's calls
 #   README.txt
 # The archive must stay under 50 MiB.
 set -euo pipefail
@@ -86,8 +87,9 @@ fi
 # The empty-kernel launch rate benchmark, its driver (overhead.sh) and the per-call costs
 # of the driver entry points a launch uses (call_cost).
 mkdir -p "$root/tools"
-for t in enqueue_rate call_cost; do
-  if [ -x "$build/tools/bench/micro/$t" ]; then
+# libtally_icd.so times a driver's calls (tools/bench/micro/tally_icd.c).
+for t in enqueue_rate call_cost libtally_icd.so; do
+  if [ -f "$build/tools/bench/micro/$t" ]; then
     cp "$build/tools/bench/micro/$t" "$root/tools/"
     strip --strip-unneeded "$root/tools/$t" 2>/dev/null || true
   fi

@@ -36,7 +36,7 @@ for plat in NVIDIA Portable; do
       sed "s/^RESULT /RESULT backing=$plat how=tutti /" >> "$out/calls.jsonl.txt"
   done
   # The app's own device index for the native run: the first device of this platform.
-  idx=$("$app" --list | sed -n "s/^\([0-9]*\): .*\[.*$plat.*\]$/\1/p" | head -1)
+  idx=$("$app" --list | sed -n "s/^\([0-9]*\): .*\[.*$plat.*\].*$/\1/p" | head -1)
   [ -n "$idx" ] || continue
   cache=$out/cache-$plat; rm -rf "$cache"; mkdir -p "$cache"
   tut() { TUTTI_DEVICES=$devs TUTTI_PROFILE_DB=off TUTTI_KERNEL_CACHE=$1 LD_PRELOAD="$lib" "$app" --size tiny; }
