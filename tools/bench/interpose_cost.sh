@@ -51,6 +51,25 @@ for plat in NVIDIA Portable; do
     echo "{\"backing\": \"$plat\", \"how\": \"tutti\", \"ms\": $(( (t2 - t1) / 1000 ))e-3}" >> "$out/startup.jsonl"
   done
   rm -rf "$cache"
+  # Where a launch's time goes: tally_icd between the ICD loader and the driver times the
+  # driver's own calls, natively and under Tutti (the rest of Tutti's per-launch time is
+  # its own code); its no-op mode leaves Tutti's code alone on the clock.
+  tally=$(first "$build"/tools/libtally_icd.so "$build"/tools/bench/micro/libtally_icd.so)
+  rate=$(first "$build"/tools/enqueue_rate "$build"/tools/bench/micro/enqueue_rate)
+  real=libpocl.so.2
+  [ "$plat" = NVIDIA ] && real=$(first /usr/local/nvidia/lib64/libnvidia-opencl.so.1 libnvidia-opencl.so.1)
+  if [ -f "$tally" ] && [ -x "$rate" ]; then
+    # Both ways of naming the only vendor: loaders differ in which one they honour.
+    vend=$out/tally-vendors; mkdir -p "$vend"; echo "$tally" > "$vend/tally.icd"
+    for noop in 0 1; do
+      for how in native tutti; do
+        f=$out/tally-$plat-$how-noop$noop.txt
+        pre=; [ $how = tutti ] && pre=$lib
+        env OCL_ICD_FILENAMES="$tally" OCL_ICD_VENDORS="$vend" TALLY_ICD_REAL="$real" TALLY_ICD_NOOP_LAUNCH=$noop TALLY_ICD_OUT="$f" \
+          TUTTI_DEVICES=$devs TUTTI_PROFILE_DB=off ${pre:+LD_PRELOAD=$pre} "$rate" "$n" ${pre:+Tutti} >> "$f" 2>&1 || true
+      done
+    done
+  fi
 done
 python3 - "$out" <<'PY'
 import json, re, statistics, sys
@@ -87,6 +106,27 @@ for plat in sorted({r["backing"] for r in start}):
     res["startup"][plat] = {"native_ms": a, "tutti_ms": b, "tutti_empty_cache_ms": cold, "goal_met": ok}
     md.append(f"- {plat}: native {a:.1f} ms, Tutti {b:.1f} ms (warm cache; empty cache {cold:.1f} ms): "
               f"{'meets' if ok else 'misses'} the goal")
+# tally_icd: the driver's launch call natively and inside Tutti, and the whole launch.
+import glob, os
+tally = {}
+for f in sorted(glob.glob(f"{out}/tally-*-noop*.txt")):
+    plat, how, noop = re.match(r".*/tally-(\w+)-(\w+)-noop(\d)\.txt", f).groups()
+    text = open(f).read()
+    m = re.search(r"call=clEnqueueNDRangeKernel thread=main calls=\d+ total_us=\S+ us_per_call=(\S+)", text)
+    r = re.search(r"per_launch_us=(\S+)", text)
+    if m and r:
+        tally.setdefault(plat, {})[f"{how}_noop{noop}"] = {"driver_launch_us": float(m.group(1)), "per_launch_us": float(r.group(1))}
+if tally:
+    res["tally"] = tally
+    md += ["", "Where a launch's time goes (tally_icd, one run each): the driver's launch call and the whole",
+           "launch; with the no-op driver, what is left is the caller's own code.", "",
+           "| backing | driver | native: call / launch us | Tutti: call / launch us |", "|---|---|---:|---:|"]
+    for plat, t in sorted(tally.items()):
+        for noop in ("0", "1"):
+            a, b = t.get(f"native_noop{noop}"), t.get(f"tutti_noop{noop}")
+            if a and b:
+                md.append(f"| {plat} | {'no-op' if noop == '1' else 'real'} | {a['driver_launch_us']:.2f} / {a['per_launch_us']:.2f} | "
+                          f"{b['driver_launch_us']:.2f} / {b['per_launch_us']:.2f} |")
 json.dump(res, open(f"{out}/interpose_cost.json", "w"), indent=1)
 open(f"{out}/interpose_cost.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
