@@ -87,8 +87,9 @@ fi
 # The empty-kernel launch rate benchmark, its driver (overhead.sh) and the per-call costs
 # of the driver entry points a launch uses (call_cost).
 mkdir -p "$root/tools"
-# libtally_icd.so times a driver's calls (tools/bench/micro/tally_icd.c).
-for t in enqueue_rate call_cost libtally_icd.so; do
+# libtally_icd.so times a driver's calls (tools/bench/micro/tally_icd.c); libsampler.so
+# samples the main thread's stacks (sampler.c: perf is not on the GPU machine).
+for t in enqueue_rate call_cost libtally_icd.so libsampler.so; do
   if [ -f "$build/tools/bench/micro/$t" ]; then
     cp "$build/tools/bench/micro/$t" "$root/tools/"
     strip --strip-unneeded "$root/tools/$t" 2>/dev/null || true
