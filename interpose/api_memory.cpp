@@ -98,6 +98,7 @@ cl_mem makeBuffer(cl_context ctx, const cl_mem_properties *props, cl_mem_flags f
   m->hostPtr = (flags & CL_MEM_USE_HOST_PTR) ? hostPtr : nullptr;
   m->props = p;
   runtime().retain(ctx);  // the buffer's; taken before the upload may release the lock
+  stagingForBuffer(ctx, size);
   InitialUpload up;
   err = createStore(m, hostPtr, &up);
   if (err == CL_SUCCESS && up) err = uploadInitialUnlocked(lock, m, up);

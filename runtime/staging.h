@@ -15,8 +15,12 @@ namespace tutti {
 struct DeviceSlot;
 class PinnedRing;
 
-// Starts allocating slot's staging memory in the background when TUTTI_STAGING wants it.
+// Sets up slot's staging when TUTTI_STAGING wants it; its memory comes with the first
+// buffer that needs it (stagingForBuffer).
 void startStaging(_cl_context *ctx, int slot);
+// A buffer of `bytes` is being made in ctx: starts allocating the staging memory in the
+// background where it has not started and copies of that size would be staged.
+void stagingForBuffer(_cl_context *ctx, size_t bytes);
 // Waits for the slot's background copies (staged*Queued). Every slot's come before any
 // slot's staging stops: a copy from one device writes through another's queue.
 void finishStagedCopies(DeviceSlot &s);
