@@ -24,6 +24,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -53,10 +54,14 @@ struct Staging {
   size_t regionBytes = 0;
   // Maps, unmaps and background copies, beside the slot's in-order queue.
   cl_command_queue ownQueue = nullptr;
+  cl_context ctx = nullptr;  // the slot's real context
   std::thread allocator;
-  bool started = false;     // the allocator was asked for (stagingForBuffer); under apiMutex
+  bool started = false;     // the allocator was asked for; under apiMutex
   bool ringWanted = false;  // a GPU that VAST may page through
+  bool ringAsked = false;   // ringMaker was started (stagingForBuffer); under apiMutex
+  std::thread ringMaker;
   std::atomic<bool> ready{false};
+  std::atomic<bool> allocated{false};  // the allocator is over, ready or not
   size_t next = 0;  // the region the next asynchronous write tries first
   std::mutex use;   // one staged copy at a time
   // Rings for long runs of copies (takeRing), kept between runs.
@@ -81,6 +86,10 @@ bool wanted(_cl_context *ctx, int slot) {
   return mode == StagingMode::On || (d->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
 }
 
+// VAST's rings keep 16 MiB regions however small the app's staging is: its runs were
+// measured with them.
+size_t ringRegionBytes(const Staging &st) { return std::max<size_t>(st.regionBytes, 16u << 20); }
+
 void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label, bool ring) {
   cl_int err = CL_SUCCESS;
   const auto &d = icd(ctx);
@@ -97,22 +106,33 @@ void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label, 
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Info, "%s: no pinned staging memory (%s); large copies use the driver's path",
               label.c_str(), clErrorName(err));
+    st->allocated = true;
     return;
   }
   st->ready = true;
+  st->allocated = true;
   // A GPU that VAST may page through gets its ring now, off the app's path: pinning its
   // 128 MiB took 63 ms of a 160 ms paged launch on the H100.
   if (ring) {
-    auto r = PinnedRing::make(ctx, st->ownQueue, st->regionBytes, 2 * kRegions);
+    auto r = PinnedRing::make(ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
     std::lock_guard<std::mutex> l(st->ringsMu);
     if (r) st->rings.push_back(std::move(r));
   }
 }
 
+// A copy of a few regions' worth that finds the allocation under way (it starts with the
+// first large buffer, so the first copies into it mostly do) waits for it: pinning the
+// regions takes about 10 ms on the H100, while the driver's pageable path ran at a third
+// of the staged rate and the allocation slowed it further (VectorAdd at thesis size: 62-84
+// ms against 16-25 ms with the memory pinned up front, 56-70 natively).
 Staging *usable(DeviceSlot &s, size_t n) {
   const size_t min = std::max<size_t>(1, settings().staging_min);
   Staging *st = s.staging.get();
-  return st && n >= min && st->ready ? st : nullptr;
+  if (!st || n < min) return nullptr;
+  if (!st->ready && st->started && !st->allocated && n >= kRegions * st->regionBytes) {
+    for (int i = 0; i < 2000 && !st->allocated; ++i) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  return st->ready ? st : nullptr;
 }
 
 // The size of one round: small enough that a copy of size n pipelines over several.
@@ -287,25 +307,38 @@ void startStaging(_cl_context *ctx, int slot) {
   if (!total || !wanted(ctx, slot)) return;  // TUTTI_STAGING_MB=0: none
   DeviceSlot &s = ctx->slots[slot];
   auto st = std::make_shared<Staging>();
+  st->ctx = s.ctx;
   st->regionBytes = std::max<size_t>(total / kRegions, 1u << 20) & ~size_t(65535);
   st->ringWanted = settings().vast != VastMode::Off && kernelCompilerLinked() &&
                    (s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
   s.staging = st;
-  // TUTTI_STAGING=on asks for staging everywhere: its memory is allocated now, as the app
-  // starts (the API tests count staged bytes from the first large copy on).
-  if (settings().staging == StagingMode::On) startAllocating(s, st->ringWanted);
+  startAllocating(s, false);
 }
 
-// Pinning the regions and the ring made every process 100 ms slower to start and end on the
-// H100 (VectorAdd --size tiny: 522 ms against 414 ms with TUTTI_STAGING_MB=0, natively 416),
-// and a process whose buffers are all small never stages a copy. So where staging is
-// TUTTI_STAGING=auto's choice, the allocation starts with the first buffer large enough to
-// be staged; the ring with one of a quarter of the
-// device's memory (VAST likely), else when a VAST run first asks for it (takeRing).
+// Pinning 64 MiB of regions and VAST's 128 MiB ring with the context made every process
+// about 100 ms slower to start and end on the H100 (VectorAdd --size tiny: 522 ms against
+// 414 ms with TUTTI_STAGING_MB=0, natively 416). The regions still come with the context:
+// copies right after a large buffer is made need them (pinned only from the first large
+// buffer on, VectorAdd at thesis size took 40 ms instead of 17; with 4 MiB regions, 34). The ring
+// comes with the first buffer of a quarter of the device's memory (VAST likely), made in
+// the background once the regions are, else when a VAST run first asks for it (takeRing).
 void stagingForBuffer(_cl_context *ctx, size_t bytes) {
-  if (bytes < std::max<uint64_t>(1, settings().staging_min)) return;
-  for (DeviceSlot &s : ctx->slots)
-    if (s.staging && !s.staging->started) startAllocating(s, s.staging->ringWanted && bytes >= s.dev->globalMem / 4);
+  for (DeviceSlot &s : ctx->slots) {
+    Staging *st = s.staging.get();
+    if (!st || !st->ringWanted || st->ringAsked || bytes < s.dev->globalMem / 4) continue;
+    st->ringAsked = true;
+    try {
+      st->ringMaker = std::thread([st] {
+        if (st->allocator.joinable()) st->allocator.join();  // only this thread joins it now
+        if (!st->ready) return;
+        auto r = PinnedRing::make(st->ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
+        std::lock_guard<std::mutex> l(st->ringsMu);
+        if (r) st->rings.push_back(std::move(r));
+      });
+    } catch (...) {
+      // no thread: the first VAST run makes it
+    }
+  }
 }
 
 void finishStagedCopies(DeviceSlot &s) {
@@ -323,7 +356,8 @@ void stopStaging(DeviceSlot &s) {
   if (!s.staging) return;
   finishStagedCopies(s);
   Staging &st = *s.staging;
-  if (st.allocator.joinable()) st.allocator.join();
+  if (st.ringMaker.joinable()) st.ringMaker.join();
+  else if (st.allocator.joinable()) st.allocator.join();
   settleAll(st, CL_SUCCESS);
   st.rings.clear();  // unmapped through ownQueue, released below
   for (auto &r : st.regions) {
@@ -348,8 +382,8 @@ std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q) {
   }
   if (!ring) {
     uint64_t t0 = nowNs();
-    ring = PinnedRing::make(s.ctx, st->ownQueue, st->regionBytes, 2 * kRegions);
-    if (ring) traceSpan(s.dev->index, "h2d", "pin ring", t0, nowNs(), 2 * kRegions * st->regionBytes);
+    ring = PinnedRing::make(s.ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
+    if (ring) traceSpan(s.dev->index, "h2d", "pin ring", t0, nowNs(), 2 * kRegions * ringRegionBytes(*st));
   }
   if (ring) ring->bind(q);
   return ring;

@@ -15,11 +15,10 @@ namespace tutti {
 struct DeviceSlot;
 class PinnedRing;
 
-// Sets up slot's staging when TUTTI_STAGING wants it; its memory comes with the first
-// buffer that needs it (stagingForBuffer).
+// Starts allocating slot's staging memory in the background when TUTTI_STAGING wants it.
 void startStaging(_cl_context *ctx, int slot);
-// A buffer of `bytes` is being made in ctx: starts allocating the staging memory in the
-// background where it has not started and copies of that size would be staged.
+// A buffer of `bytes` is being made in ctx: one of a quarter of a GPU's memory or more
+// starts pinning that GPU's VAST ring in the background.
 void stagingForBuffer(_cl_context *ctx, size_t bytes);
 // Waits for the slot's background copies (staged*Queued). Every slot's come before any
 // slot's staging stops: a copy from one device writes through another's queue.
