@@ -180,8 +180,7 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
   if (!dst) return true;
   // Bytes valid here once a move from another device lands.
   bool moving = waitCopies(st, r, cmd, [slot](const BufferStore::Fill &f) { return f.to == slot; });
-  if (st.devValid[slot].contains(r)) return !moving;  // the common case, allocating nothing
-  std::vector<Range> missing = st.devValid[slot].missing(r);
+  std::vector<Range> missing = st.devValid[slot].missing(r);  // returns at once when all are valid
   if (missing.empty()) return !moving;
   // Bytes valid nowhere were never written: their content is undefined, so the
   // replica's is as good as any and nothing needs to move.

@@ -110,7 +110,9 @@ void armCompletion(Command *cmd) {
   // A lazy launch completes with any command armed after it on its in-order queue
   // (completedBefore). Arming the newest lazy launch instead of cmd reports cmd and every
   // lazy launch between them with one callback: a clFinish after 20,000 launches made a
-  // marker for each launch still in flight (thousands on PoCL, 3.7 us each).
+  // marker for each launch still in flight (thousands on PoCL, 3.7 us each). A timed launch
+  // is redirected too, though its own event might report sooner: on a profiling queue every
+  // launch is timed, and arming each would flush and call back per launch.
   if (ds.armedOrder > cmd->order) return;
   if (!ds.lazy.empty() && ds.lazy.back()->order > cmd->order) cmd = ds.lazy.back();
   if (!cmd->real) {

@@ -56,7 +56,6 @@ struct Staging {
   cl_command_queue ownQueue = nullptr;
   cl_context ctx = nullptr;  // the slot's real context
   std::thread allocator;
-  bool started = false;     // the allocator was asked for; under apiMutex
   bool ringWanted = false;  // a GPU that VAST may page through
   bool ringAsked = false;   // ringMaker was started (stagingForBuffer); under apiMutex
   std::thread ringMaker;
@@ -90,7 +89,7 @@ bool wanted(_cl_context *ctx, int slot) {
 // measured with them.
 size_t ringRegionBytes(const Staging &st) { return std::max<size_t>(st.regionBytes, 16u << 20); }
 
-void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label, bool ring) {
+void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label) {
   cl_int err = CL_SUCCESS;
   const auto &d = icd(ctx);
   st->ownQueue = d.clCreateCommandQueue(ctx, dev, 0, &err);
@@ -111,17 +110,10 @@ void allocate(Staging *st, cl_context ctx, cl_device_id dev, std::string label, 
   }
   st->ready = true;
   st->allocated = true;
-  // A GPU that VAST may page through gets its ring now, off the app's path: pinning its
-  // 128 MiB took 63 ms of a 160 ms paged launch on the H100.
-  if (ring) {
-    auto r = PinnedRing::make(ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
-    std::lock_guard<std::mutex> l(st->ringsMu);
-    if (r) st->rings.push_back(std::move(r));
-  }
 }
 
 // A copy of a few regions' worth that finds the allocation under way (it starts with the
-// first large buffer, so the first copies into it mostly do) waits for it: pinning the
+// context, so a large copy soon after may find it unfinished) waits for it: pinning the
 // regions takes about 10 ms on the H100, while the driver's pageable path ran at a third
 // of the staged rate and the allocation slowed it further (VectorAdd at thesis size: 62-84
 // ms against 16-25 ms with the memory pinned up front, 56-70 natively).
@@ -129,7 +121,7 @@ Staging *usable(DeviceSlot &s, size_t n) {
   const size_t min = std::max<size_t>(1, settings().staging_min);
   Staging *st = s.staging.get();
   if (!st || n < min) return nullptr;
-  if (!st->ready && st->started && !st->allocated && n >= kRegions * st->regionBytes) {
+  if (!st->ready && !st->allocated && n >= kRegions * st->regionBytes) {
     for (int i = 0; i < 2000 && !st->allocated; ++i) std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
   return st->ready ? st : nullptr;
@@ -289,19 +281,6 @@ cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEve
 
 bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
-void startAllocating(DeviceSlot &s, bool ring) {
-  Staging *st = s.staging.get();
-  st->started = true;
-  warmPool();
-  try {
-    st->allocator = std::thread(allocate, st, s.ctx, s.dev->id, s.dev->label(), ring);
-  } catch (...) {
-    // no thread: the driver's path
-  }
-}
-
-void startAllocating(DeviceSlot &s, bool ring);
-
 void startStaging(_cl_context *ctx, int slot) {
   size_t total = size_t(settings().staging_mb) << 20;
   if (!total || !wanted(ctx, slot)) return;  // TUTTI_STAGING_MB=0: none
@@ -312,7 +291,12 @@ void startStaging(_cl_context *ctx, int slot) {
   st->ringWanted = settings().vast != VastMode::Off && kernelCompilerLinked() &&
                    (s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
   s.staging = st;
-  startAllocating(s, false);
+  warmPool();
+  try {
+    st->allocator = std::thread(allocate, st.get(), s.ctx, s.dev->id, s.dev->label());
+  } catch (...) {
+    // no thread: the driver's path
+  }
 }
 
 // Pinning 64 MiB of regions and VAST's 128 MiB ring with the context made every process
