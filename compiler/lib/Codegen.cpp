@@ -153,6 +153,7 @@ bool emitPTX(Module &M, const std::string &archIn, bool correctlyRounded, std::s
     PB.registerLoopAnalyses(LAM);
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
     ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
+    MPM.addPass(NvptxFastDividePass());
     MPM.run(M, MAM);
   }
   if (verifyModule(M, nullptr)) {

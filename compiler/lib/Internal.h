@@ -290,6 +290,11 @@ struct NvptxFastBuiltinsPass : llvm::PassInfoMixin<NvptxFastBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// After the optimisation pipeline: float divisions that may be 2 ulp or more become div.full.
+struct NvptxFastDividePass : llvm::PassInfoMixin<NvptxFastDividePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
 // spir64 only: element-wise builtins on vectors over 32 bytes get bodies calling halves.
 struct SplitWideBuiltinsPass : llvm::PassInfoMixin<SplitWideBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
@@ -313,6 +318,7 @@ void registerInspector(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerNvptxFastBuiltins(llvm::PassBuilder &PB);
+void registerNvptxFastDivide(llvm::PassBuilder &PB);
 void registerSplitWideBuiltins(llvm::PassBuilder &PB);
 void registerKernelInfoPrinter(llvm::PassBuilder &PB);
 void registerCanonicalizeBuiltins(llvm::PassBuilder &PB);

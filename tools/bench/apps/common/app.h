@@ -439,7 +439,25 @@ class App {
       std::fprintf(stderr, "%s: build log:\n%s\n", name_.c_str(), logText.c_str());
       clFail("clBuildProgram", err, __FILE__, __LINE__);
     }
+    dumpBinary(p);
     return p;
+  }
+
+  // APP_DUMP_BINARY=PREFIX writes each program's binary (PTX on NVIDIA) to PREFIX.N, to
+  // compare the driver's code generation with Tutti's.
+  void dumpBinary(cl_program p) {
+    const char* prefix = std::getenv("APP_DUMP_BINARY");
+    if (!prefix) return;
+    size_t sz = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, nullptr) != CL_SUCCESS || !sz) return;
+    std::string bin(sz, '\0');
+    unsigned char* ptr = reinterpret_cast<unsigned char*>(&bin[0]);
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return;
+    std::string path = std::string(prefix) + "." + std::to_string(programs_.size());
+    if (FILE* f = std::fopen(path.c_str(), "wb")) {
+      std::fwrite(bin.data(), 1, bin.size(), f);
+      std::fclose(f);
+    }
   }
 
   cl_kernel kernel(cl_program p, const char* kname) {
