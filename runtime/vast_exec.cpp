@@ -28,7 +28,7 @@ namespace tutti {
 
 namespace {
 
-std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0}, g_kns{0};
+std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0}, g_kns{0}, g_rebased{0};
 
 // What a run needs, copied under the lock: it runs without it.
 struct VastRun {
@@ -364,12 +364,18 @@ cl_int runSlices(VastRun &run) {
     if (copyQ != q) d.clReleaseCommandQueue(copyQ);
   };
   const cl_uint zero = 0;
+  // Every window one run of pages (index ranges, not the inspector): the rebased kernel,
+  // and no page tables.
+  bool rebased = L.rebased && !L.inspect;
+  for (const VastSlice &s : L.slices)
+    for (const std::vector<PageRun> &runs : s.runs) rebased &= runs.size() <= 1 && (runs.empty() || runs[0].frame == 0);
   for (int k = 0; k < sets; ++k) {
     frames[k].assign(nj, nullptr);
     lpts[k].assign(nj, nullptr);
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       frames[k][j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, std::max(L.args[j].frameBytes, page), nullptr, &err);
       if (err != CL_SUCCESS) break;
+      if (rebased) continue;
       size_t lptBytes = size_t(std::max<uint64_t>(L.args[j].pages, 1)) * 4;
       lpts[k][j] = d.clCreateBuffer(c, CL_MEM_READ_ONLY, lptBytes, nullptr, &err);
       // Entries outside a slice's window are never read; zero keeps them inside the frame.
@@ -383,12 +389,14 @@ cl_int runSlices(VastRun &run) {
   size_t widest = 0;
   for (const VastArg &a : L.args) widest = std::max(widest, a.frameBytes);
   if (err == CL_SUCCESS && widest >= settings().staging_min) ring = takeRing(*run.ds, copyQ);
-  // The app's by-value and local arguments, then the page shift; frames and LPTs per slice.
-  cl_kernel rk = L.paged;
+  // The app's by-value and local arguments, then the page shift (paged kernel); frames and
+  // LPTs or rebases per slice.
+  cl_kernel rk = rebased ? L.rebased : L.paged;
+  L.ranRebased = rebased;
   const cl_uint base = cl_uint(run.args.size());
   if (err == CL_SUCCESS) err = setValueArgs(d, rk, run.args);
   const cl_uint shift = L.pageShift;
-  if (err == CL_SUCCESS) err = d.clSetKernelArg(rk, base + cc::kAbiArgs, sizeof shift, &shift);
+  if (err == CL_SUCCESS && !rebased) err = d.clSetKernelArg(rk, base + cc::kAbiArgs, sizeof shift, &shift);
   if (err != CL_SUCCESS) {
     release();
     return err;
@@ -422,16 +430,18 @@ cl_int runSlices(VastRun &run) {
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       const std::vector<PageRun> &runs = s.runs[j];
       if (runs.empty()) continue;
-      // The LPT entries from the slice's first page to its last in one copy (entries
-      // between its runs are never read).
-      std::vector<cl_uint> &vals = lptValues[si * nj + j];
-      const uint64_t lo = runs.front().page, hi = runs.back().page + runs.back().count;
-      vals.assign(size_t(hi - lo), 0);
-      for (const PageRun &r : runs)
-        std::iota(vals.begin() + ptrdiff_t(r.page - lo), vals.begin() + ptrdiff_t(r.page - lo + r.count),
-                  cl_uint(r.frame));
-      err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(lo) * 4, vals.size() * 4, vals.data(), 0,
-                                   nullptr, nullptr);
+      if (!rebased) {
+        // The LPT entries from the slice's first page to its last in one copy (entries
+        // between its runs are never read).
+        std::vector<cl_uint> &vals = lptValues[si * nj + j];
+        const uint64_t lo = runs.front().page, hi = runs.back().page + runs.back().count;
+        vals.assign(size_t(hi - lo), 0);
+        for (const PageRun &r : runs)
+          std::iota(vals.begin() + ptrdiff_t(r.page - lo), vals.begin() + ptrdiff_t(r.page - lo + r.count),
+                    cl_uint(r.frame));
+        err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(lo) * 4, vals.size() * 4, vals.data(), 0,
+                                     nullptr, nullptr);
+      }
       IntervalSet prevOut;
       if (prev && sets > 1)
         for (const FrameCopy &o : prev->out[j]) prevOut.add(o.r);
@@ -493,8 +503,13 @@ cl_int runSlices(VastRun &run) {
     // The slice's kernel, once its copy-in is done.
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       err = d.clSetKernelArg(rk, L.args[j].arg, sizeof(cl_mem), &frames[k][j]);
-      if (err == CL_SUCCESS)
+      if (err != CL_SUCCESS) break;
+      if (rebased) {
+        const cl_ulong at = s.runs[j].empty() ? 0 : cl_ulong(s.runs[j][0].page) << L.pageShift;
+        err = d.clSetKernelArg(rk, base + cc::kAbiArgs + cl_uint(j), sizeof at, &at);
+      } else {
         err = d.clSetKernelArg(rk, base + cc::kAbiArgs + 1 + cl_uint(j), sizeof(cl_mem), &lpts[k][j]);
+      }
     }
     cl_event last = nullptr;
     bool firstSub = true;
@@ -559,6 +574,7 @@ bool vastUnstarted(const Command *cmd) { return cmd->vast->slicesStarted == 0; }
 static void landed(const VastLaunch &L, BackingDevice *dev) {
   ++g_launches;
   if (L.inspect) ++g_inspected;
+  if (L.ranRebased) ++g_rebased;
   g_in += L.bytesIn;
   g_fwd += L.bytesForwarded;
   g_kns += L.kernelNs;
@@ -676,7 +692,7 @@ IssueResult issueVast(Command *cmd) {
 }
 
 VastCounters vastCounters() {
-  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load(), g_kns.load()};
+  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load(), g_kns.load(), g_rebased.load()};
 }
 
 }  // namespace tutti

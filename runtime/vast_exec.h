@@ -30,6 +30,7 @@ struct VastCounters {
   uint64_t inspected = 0;  // launches whose slices came from the inspector
   uint64_t forwarded = 0;  // bytes copied from one slice's frames to the next one's
   uint64_t kernelNs = 0;   // the paged kernels' own time (Fig. 4.12 against the original)
+  uint64_t rebased = 0;    // launches run by the rebased kernel (no page tables)
 };
 VastCounters vastCounters();  // for TUTTI_STATS and tests
 

@@ -77,12 +77,16 @@ struct VastLaunch {
   cc::NDRange nd;
   cc::ScalarArgs scalars;
   cl_kernel paged = nullptr;  // <k>__tutti_paged on the slot
+  // <k>__tutti_rb on the slot (TUTTI_VAST_REBASE): runs slices whose windows are one run
+  // of pages per buffer, without the page-table lookups.
+  cl_kernel rebased = nullptr;
   unsigned pageShift = 16;
   std::vector<VastArg> args;
   std::vector<VastSlice> slices;  // planned, or (inspect) made by the run
   // Set by the run (host work): the command is issued again to record its outputs.
   bool ran = false;
   cl_int status = CL_SUCCESS;
+  bool ranRebased = false;    // by the run: the rebased kernel ran its slices
   size_t slicesStarted = 0;  // by the run: none, and a failure may run the launch elsewhere
   // Per VastArg: bytes with content when the launch was first staged (valid in the home,
   // on a device, or on their way); the rest are undefined and need no copy in.

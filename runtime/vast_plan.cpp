@@ -142,6 +142,14 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
   size_t wgLimit = 0;
   icd(L.paged).clGetKernelWorkGroupInfo(L.paged, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgLimit,
                                         &wgLimit, nullptr);
+  if (s.vast_rebase && !ki->rebased_kernel.empty()) {
+    L.rebased = skmdVariantKernel(*sp, slot, ki->rebased_kernel, ki->rebased_kernel);
+    size_t rbLimit = 0;
+    if (L.rebased)
+      icd(L.rebased).clGetKernelWorkGroupInfo(L.rebased, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof rbLimit,
+                                              &rbLimit, nullptr);
+    if (rbLimit < wgLimit) L.rebased = nullptr;  // the paged kernel's shape must suit both
+  }
   if (nd) {
     L.nd = *nd;
     L.scalars = *scalars;

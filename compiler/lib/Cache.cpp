@@ -127,6 +127,7 @@ void putKernel(W &w, const KernelInfo &k) {
   for (uint32_t x : k.merge_partial_args) w.pod(x);
   w.str(k.trace_kernel); w.b(k.original_in_binary);
   w.str(k.paged_kernel); w.str(k.paged_reason); w.str(k.inspector_kernel); w.str(k.inspector_reason);
+  w.str(k.rebased_kernel);
   for (const auto *v : {&k.vast_buffer_args, &k.inspector_data_args}) {
     w.pod<uint32_t>((uint32_t)v->size());
     for (uint32_t x : *v) w.pod(x);
@@ -176,6 +177,7 @@ bool getKernel(R &r, KernelInfo &k) {
   for (uint32_t i = 0; i < nm; ++i) k.merge_partial_args.push_back(r.pod<uint32_t>());
   k.trace_kernel = r.str(); k.original_in_binary = r.b();
   k.paged_kernel = r.str(); k.paged_reason = r.str(); k.inspector_kernel = r.str(); k.inspector_reason = r.str();
+  k.rebased_kernel = r.str();
   for (auto *v : {&k.vast_buffer_args, &k.inspector_data_args}) {
     uint32_t nv = r.pod<uint32_t>();
     if (!r.ok || nv > 100000) return false;

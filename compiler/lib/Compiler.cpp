@@ -152,7 +152,7 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
   auto t3 = std::chrono::steady_clock::now();
   if (req.target != Target::Source && !partitionable.empty()) {
     std::vector<MergeOutcome> outcomes;
-    std::vector<VastOutcome> paged, insp;
+    std::vector<VastOutcome> paged, insp, rebased;
     ModulePassManager MPM;
     PartitionReadyPass pr;
     pr.only = partitionable;
@@ -168,6 +168,9 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       InspectorPass ip;
       ip.outcomes = &insp;
       MPM.addPass(std::move(ip));
+      RebasedPass rb;
+      rb.outcomes = &rebased;
+      MPM.addPass(std::move(rb));
     }
     MPM.run(M, P.MAM);
     for (KernelInfo &k : res.kernels) {
@@ -180,6 +183,10 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
             k.paged_reason = o.reason;
           }
         }
+      // Only beside a paged kernel, whose buffer arguments (and refusals) it shares.
+      for (auto &o : rebased)
+        if (o.kernel == k.name && o.ok && !k.paged_kernel.empty() && o.bufferArgs == k.vast_buffer_args)
+          k.rebased_kernel = k.name + "__tutti_rb";
       for (auto &o : insp)
         if (o.kernel == k.name) {
           if (o.ok) {
@@ -273,6 +280,7 @@ CompileResult compileUncached(const CompileRequest &req, std::vector<std::string
       check(k.merge_kernel);
       check(k.trace_kernel);
       check(k.paged_kernel);
+      check(k.rebased_kernel);
       check(k.inspector_kernel);
       if (k.partition_kernel.empty() && k.partitionable) {
         k.partitionable = false;

@@ -241,6 +241,13 @@ struct PagedAccessPass : llvm::PassInfoMixin<PagedAccessPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// K__tutti_rb (passes/Rebased.cpp): K__tutti_pr with each buffer argument moved by a
+// trailing ulong, for slices whose windows are one run of pages each.
+struct RebasedPass : llvm::PassInfoMixin<RebasedPass> {
+  std::vector<VastOutcome> *outcomes = nullptr;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+
 struct InspectorPass : llvm::PassInfoMixin<InspectorPass> {
   std::vector<VastOutcome> *outcomes = nullptr;
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
@@ -314,6 +321,7 @@ void registerPartitionReady(llvm::PassBuilder &PB);
 void registerMergeKernel(llvm::PassBuilder &PB);
 void registerInstrumentRanges(llvm::PassBuilder &PB);
 void registerPagedAccess(llvm::PassBuilder &PB);
+void registerRebased(llvm::PassBuilder &PB);
 void registerInspector(llvm::PassBuilder &PB);
 void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);

@@ -194,6 +194,7 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerForceInline(PB);
   registerLowerVectorMem(PB);
   registerNvptxFastBuiltins(PB);
+  registerRebased(PB);
   registerNvptxFastDivide(PB);
   registerSplitWideBuiltins(PB);
   registerDefineMemFences(PB);

@@ -676,6 +676,7 @@ std::string describe(const KernelInfo &k) {
   }
   if (!k.trace_kernel.empty()) os << " " << k.trace_kernel;
   if (!k.paged_kernel.empty()) os << " " << k.paged_kernel;
+  if (!k.rebased_kernel.empty()) os << " " << k.rebased_kernel;
   if (!k.inspector_kernel.empty()) os << " " << k.inspector_kernel;
   os << "\n";
   if (!k.paged_kernel.empty() || !k.inspector_kernel.empty()) {

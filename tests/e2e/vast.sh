@@ -40,13 +40,19 @@ run() {
 }
 
 # Data that do not fit: VAST takes them without being forced (TUTTI_VAST=auto).
-run vectoradd-auto VectorAdd 8
+WANT="vast_rebased=1$" run vectoradd-auto VectorAdd 8
 run blackscholes-auto BlackScholes 8
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB): two frame sets of it need more than 2 MiB.
 run matrixmultiplication MatrixMultiplication 2 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:6M
 # A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
-run fdtd3d FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M
+# Its windows are one run of pages each, so the rebased kernel runs them; and the paged
+# kernel, with its page tables, when told to (TUTTI_VAST_REBASE=0).
+WANT="vast_rebased=5$" run fdtd3d FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M
+WANT="vast_rebased=0$" run fdtd3d-paged FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0$" run vectoradd-paged VectorAdd 8 TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0$" run sobel-paged SobelFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0$" run medianfilter-paged MedianFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
 # Stencils with clamped neighbours (median, Sobel), and more.
 for app in MedianFilter SobelFilter Reduction Histogram AESEncrypt Nbody; do
   run "$(tr 'A-Z' 'a-z' <<<"$app")" "$app" 1 TUTTI_VAST=force

@@ -148,6 +148,7 @@ struct KernelInfo {
   std::string paged_kernel;        // <name>__tutti_paged
   std::string paged_reason;
   std::string inspector_kernel;    // <name>__tutti_insp
+  std::string rebased_kernel;      // <name>__tutti_rb (only beside a paged kernel)
   std::string inspector_reason;
   std::vector<uint32_t> vast_buffer_args;     // arg index per LPT / PAS parameter
   std::vector<uint32_t> inspector_data_args;  // buffers the inspector reads (bind real data)
@@ -228,6 +229,13 @@ constexpr unsigned kAbiArgs = 16;
 //   Accesses that could straddle a page (not aligned to their size) are split
 //   by the compiler, so frames need no particular order. A buffer that is not
 //   paged for a launch: bind the buffer itself and an identity LPT.
+//
+// <k>__tutti_rb (only where <k>__tutti_paged exists, same vast_buffer_args):
+//   ulong rebase[j]                  for j over vast_buffer_args
+//   For a slice whose window of each buffer is one run of pages: bind argument i to a
+//   frame buffer holding the run, and rebase[j] = the run's first logical byte. Logical
+//   offset o is accessed at frame_buffer + (o - rebase[j]); no page table, no
+//   per-access cost. A buffer the slice does not touch: any buffer, rebase 0.
 //
 // <k>__tutti_insp:
 //   uint page_shift
