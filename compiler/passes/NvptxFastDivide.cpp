@@ -4,7 +4,7 @@
 // Newton steps and a slow path, about 20 instructions) unless the whole process sets
 // -nvptx-prec-divf32. OpenCL allows 2.5 ulp for x / y unless the program asks for
 // -cl-fp32-correctly-rounded-divide-sqrt, and clang says which in !fpmath; div.full.f32 is
-// full-range with at most 2 ulp. libclc's exp, log and pow divide too. BlackScholes' paged
+// full-range with at most 2 ulp; 1 / y is rcp.approx.f32 (1 ulp). libclc's pow divides too. BlackScholes' paged
 // kernel, with six divisions and libclc's exp/log, ran 2.1x NVIDIA's build of the original
 // on the H100. Runs after the optimisation pipeline, so what it leaves is only what the
 // backend sees (an inline asm is opaque to the optimiser).
@@ -29,14 +29,21 @@ float allowedUlp(const Instruction &I) {
   return 0;
 }
 
-Value *divFull(IRBuilder<> &B, Value *a, Value *b) {
+CallInst *asmCall(IRBuilder<> &B, const char *text, const char *constraints, ArrayRef<Value *> args) {
   Type *F = B.getFloatTy();
-  auto *T = FunctionType::get(F, {F, F}, false);
-  InlineAsm *IA = InlineAsm::get(T, "div.full.f32 $0, $1, $2;", "=f,f,f", /*sideEffects=*/false);
-  CallInst *C = B.CreateCall(IA, {a, b});
+  auto *T = FunctionType::get(F, SmallVector<Type *, 2>(args.size(), F), false);
+  CallInst *C = B.CreateCall(InlineAsm::get(T, text, constraints, /*sideEffects=*/false), args);
   C->setDoesNotThrow();
   C->setDoesNotAccessMemory();
   return C;
+}
+
+// 1 / b as rcp.approx.f32 (at most 1 ulp, subnormals kept), as NVIDIA's compiler does;
+// a / b otherwise.
+Value *divFull(IRBuilder<> &B, Value *a, Value *b) {
+  if (auto *C = dyn_cast<ConstantFP>(a))
+    if (C->isExactlyValue(1.0)) return asmCall(B, "rcp.approx.f32 $0, $1;", "=f,f", {b});
+  return asmCall(B, "div.full.f32 $0, $1, $2;", "=f,f,f", {a, b});
 }
 
 }  // namespace

@@ -12,6 +12,19 @@
 ; CHECK: declare {{.*}}double @_Z5rsqrtd(double
 ; CHECK-LABEL: define internal <3 x float> @_Z12native_rsqrtDv3_f(<3 x float> %0)
 ; CHECK-COUNT-3: call float @llvm.nvvm.rsqrt.approx.f(float
+; exp and log (also under <cr>): FMA sequences, no division, no table (libclc's are never
+; linked); their accuracy is checked by fast_math/ulp_check.sh.
+; CHECK-LABEL: define internal float @_Z3expf(float %0)
+; CHECK-NOT: fdiv
+; CHECK-COUNT-10: call float @llvm.fma.f32(
+; CHECK: fptosi float
+; CHECK-NOT: load
+; CHECK: ret float
+; CHECK-LABEL: define internal float @_Z3logf(float %0)
+; CHECK-NOT: fdiv
+; CHECK-COUNT-11: call float @llvm.fma.f32(
+; CHECK-NOT: load
+; CHECK: ret float
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
@@ -29,6 +42,10 @@ entry:
   %e = call <3 x float> @_Z12native_rsqrtDv3_f(<3 x float> %w)
   %p3 = getelementptr inbounds <4 x float>, ptr addrspace(1) %out, i64 3
   store <3 x float> %e, ptr addrspace(1) %p3, align 16
+  %ex = call float @_Z3expf(float %x)
+  %lg = call float @_Z3logf(float %ex)
+  %p4 = getelementptr inbounds float, ptr addrspace(1) %out, i64 16
+  store float %lg, ptr addrspace(1) %p4, align 4
   ret void
 }
 
@@ -36,3 +53,5 @@ declare float @_Z5rsqrtf(float)
 declare <4 x float> @_Z4sqrtDv4_f(<4 x float>)
 declare double @_Z5rsqrtd(double)
 declare <3 x float> @_Z12native_rsqrtDv3_f(<3 x float>)
+declare float @_Z3expf(float)
+declare float @_Z3logf(float)

@@ -1,5 +1,5 @@
 ; NVPTX: a float division that OpenCL lets be 2.5 ulp (clang's !fpmath) becomes div.full.f32
-; (at most 2 ulp), element by element on vectors; a correctly rounded one (no !fpmath, as
+; (at most 2 ulp), element by element on vectors, and 1 / x rcp.approx.f32 (1 ulp); a correctly rounded one (no !fpmath, as
 ; under -cl-fp32-correctly-rounded-divide-sqrt) and double division stay fdiv (div.rn).
 ; RUN: tutti-cc --passes=tutti-nvptx-fast-divide %s -o - | FileCheck %s
 ;
@@ -9,8 +9,9 @@
 ; CHECK: %exact = fdiv float %x, %y
 ; CHECK-NOT: !fpmath
 ; CHECK: %d = fdiv double
+; 1 / x is a reciprocal.
 ; CHECK-LABEL: define internal float @helper(
-; CHECK: call float asm "div.full.f32
+; CHECK: call float asm "rcp.approx.f32 $0, $1;", "=f,f"(float %x)
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
