@@ -59,6 +59,7 @@ struct Staging {
   bool ringWanted = false;  // a GPU that VAST may page through
   bool ringAsked = false;   // ringMaker was started (stagingForBuffer); under apiMutex
   std::thread ringMaker;
+  std::atomic<bool> ringPending{false};  // a ring is being pinned in the background
   std::atomic<bool> ready{false};
   std::atomic<bool> allocated{false};  // the allocator is over, ready or not
   size_t next = 0;  // the region the next asynchronous write tries first
@@ -281,6 +282,25 @@ cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEve
 
 bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
+// The ring, pinned in the background once the regions are (under apiMutex).
+static void startRing(Staging *st) {
+  st->ringAsked = true;
+  st->ringPending = true;
+  try {
+    st->ringMaker = std::thread([st] {
+      if (st->allocator.joinable()) st->allocator.join();  // only this thread joins it now
+      if (st->ready) {
+        auto r = PinnedRing::make(st->ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
+        std::lock_guard<std::mutex> l(st->ringsMu);
+        if (r) st->rings.push_back(std::move(r));
+      }
+      st->ringPending = false;
+    });
+  } catch (...) {
+    st->ringPending = false;  // no thread: the first VAST run makes it
+  }
+}
+
 void startStaging(_cl_context *ctx, int slot) {
   size_t total = size_t(settings().staging_mb) << 20;
   if (!total || !wanted(ctx, slot)) return;  // TUTTI_STAGING_MB=0: none
@@ -297,6 +317,7 @@ void startStaging(_cl_context *ctx, int slot) {
   } catch (...) {
     // no thread: the driver's path
   }
+  if (st->ringWanted && settings().vast == VastMode::Force) startRing(st.get());
 }
 
 // Pinning 64 MiB of regions and VAST's 128 MiB ring with the context made every process
@@ -304,24 +325,14 @@ void startStaging(_cl_context *ctx, int slot) {
 // 414 ms with TUTTI_STAGING_MB=0, natively 416). The regions still come with the context:
 // copies right after a large buffer is made need them (pinned only from the first large
 // buffer on, VectorAdd at thesis size took 40 ms instead of 17; with 4 MiB regions, 34). The ring
-// comes with the first buffer of a quarter of the device's memory (VAST likely), made in
-// the background once the regions are, else when a VAST run first asks for it (takeRing).
+// comes with the first buffer of a quarter of the device's memory (VAST likely), or with
+// the context under TUTTI_VAST=force (every launch is paged), made in the background once
+// the regions are, else when a VAST run first asks for it (takeRing; 46 ms on the H100).
 void stagingForBuffer(_cl_context *ctx, size_t bytes) {
   for (DeviceSlot &s : ctx->slots) {
     Staging *st = s.staging.get();
     if (!st || !st->ringWanted || st->ringAsked || bytes < s.dev->globalMem / 4) continue;
-    st->ringAsked = true;
-    try {
-      st->ringMaker = std::thread([st] {
-        if (st->allocator.joinable()) st->allocator.join();  // only this thread joins it now
-        if (!st->ready) return;
-        auto r = PinnedRing::make(st->ctx, st->ownQueue, ringRegionBytes(*st), 2 * kRegions);
-        std::lock_guard<std::mutex> l(st->ringsMu);
-        if (r) st->rings.push_back(std::move(r));
-      });
-    } catch (...) {
-      // no thread: the first VAST run makes it
-    }
+    startRing(st);
   }
 }
 
@@ -358,6 +369,15 @@ std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q) {
   if (!st || !st->ready || !settings().staging_mb) return nullptr;
   std::unique_ptr<PinnedRing> ring;
   {
+    std::lock_guard<std::mutex> l(st->ringsMu);
+    if (!st->rings.empty()) {
+      ring = std::move(st->rings.back());
+      st->rings.pop_back();
+    }
+  }
+  // One pinned in the background (startRing) is worth waiting for: it started earlier.
+  for (int i = 0; !ring && st->ringPending && i < 2000; ++i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
     std::lock_guard<std::mutex> l(st->ringsMu);
     if (!st->rings.empty()) {
       ring = std::move(st->rings.back());
