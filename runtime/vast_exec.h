@@ -20,7 +20,9 @@ bool vastUnstarted(const Command *cmd);
 // their homes (false: wait for cmd->staging; err: no home memory), then the run of its
 // slices on slot, captured under the lock and run by any thread (or, for a driver that
 // must be called under the lock, by the caller), then its counters once it finished.
-bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err) REQUIRES(apiMutex);
+// slot >= 0 (a whole launch on slot): a buffer the launch only reads and whose replica on
+// slot is valid is copied to the frames from that replica, on the device, not staged home.
+bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err, int slot = -1) REQUIRES(apiMutex);
 std::function<cl_int()> vastPieceRun(Command *cmd, const std::shared_ptr<VastLaunch> &L, int slot)
     REQUIRES(apiMutex);
 void vastPieceLanded(Command *cmd, const VastLaunch &L, int slot) REQUIRES(apiMutex);
@@ -31,6 +33,7 @@ struct VastCounters {
   uint64_t forwarded = 0;  // bytes copied from one slice's frames to the next one's
   uint64_t kernelNs = 0;   // the paged kernels' own time (Fig. 4.12 against the original)
   uint64_t rebased = 0;    // launches run by the rebased kernel (no page tables)
+  uint64_t fromReplica = 0;  // bytes copied in from replicas on the device (not homes)
 };
 VastCounters vastCounters();  // for TUTTI_STATS and tests
 

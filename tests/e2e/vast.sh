@@ -40,7 +40,7 @@ run() {
 }
 
 # Data that do not fit: VAST takes them without being forced (TUTTI_VAST=auto).
-WANT="vast_rebased=1$" run vectoradd-auto VectorAdd 8
+WANT="vast_rebased=1 " run vectoradd-auto VectorAdd 8
 run blackscholes-auto BlackScholes 8
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB): two frame sets of it need more than 2 MiB.
@@ -48,11 +48,11 @@ run matrixmultiplication MatrixMultiplication 2 TUTTI_VAST=force TUTTI_MEM_LIMIT
 # A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
 # Its windows are one run of pages each, so the rebased kernel runs them; and the paged
 # kernel, with its page tables, when told to (TUTTI_VAST_REBASE=0).
-WANT="vast_rebased=5$" run fdtd3d FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M
-WANT="vast_rebased=0$" run fdtd3d-paged FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M TUTTI_VAST_REBASE=0
-WANT="vast_rebased=0$" run vectoradd-paged VectorAdd 8 TUTTI_VAST_REBASE=0
-WANT="vast_rebased=0$" run sobel-paged SobelFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
-WANT="vast_rebased=0$" run medianfilter-paged MedianFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
+WANT="vast_rebased=5 " run fdtd3d FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M
+WANT="vast_rebased=0 " run fdtd3d-paged FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0 " run vectoradd-paged VectorAdd 8 TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0 " run sobel-paged SobelFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
+WANT="vast_rebased=0 " run medianfilter-paged MedianFilter 1 TUTTI_VAST=force TUTTI_VAST_REBASE=0
 # Stencils with clamped neighbours (median, Sobel), and more.
 for app in MedianFilter SobelFilter Reduction Histogram AESEncrypt Nbody; do
   run "$(tr 'A-Z' 'a-z' <<<"$app")" "$app" 1 TUTTI_VAST=force
@@ -97,6 +97,14 @@ WANT="staged_bytes=[1-9]" INSPECTED=1 run transpose-inspector-staged MatrixTrans
 WANT="staged_bytes=[1-9]" INSPECTED=1 run histogramatomic-one-set-staged HistogramAtomic 2 TUTTI_VAST=force \
   TUTTI_VAST_PIPELINE=0 "${staged[@]}"
 WANT="staged_bytes=[1-9]" run fdtd3d-staged FDTD3d 10 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:4M "${staged[@]}"
+# Inputs the app wrote straight to the device (TUTTI_DIRECT_MIN) are copied to the frames
+# from that replica, on the device, not staged home first; written buffers still go through
+# the homes. Several slices, pipelined or one set, and beside pinned staging.
+rep=(TUTTI_VAST=force TUTTI_DIRECT_MIN=4096)
+WANT="vast_replica_bytes=8491008$" run sobel-from-replica SobelFilter 4 "${rep[@]}" TUTTI_MEM_LIMIT=1:12M
+WANT="vast_replica_bytes=[1-9]" run fdtd3d-from-replica FDTD3d 5 "${rep[@]}" TUTTI_MEM_LIMIT=1:40M
+WANT="vast_replica_bytes=[1-9]" run blackscholes-from-replica-one-set BlackScholes 1 "${rep[@]}" TUTTI_VAST_PIPELINE=0 TUTTI_MEM_LIMIT=1:1G
+WANT="vast_replica_bytes=[1-9]" run sobel-from-replica-staged SobelFilter 4 "${rep[@]}" TUTTI_MEM_LIMIT=1:12M "${staged[@]}"
 # Split launches stay split; VAST is for the whole launch on one device.
 # c is a new output: its bytes are undefined, so only a and b cross (2 x 4000037 floats).
 WANT="vast_in_bytes=32000296 " run vectoradd-force-one-slice VectorAdd 1 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:1G
