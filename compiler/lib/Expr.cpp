@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <tuple>
+#include <unordered_map>
 
 namespace tutti::compiler::detail {
 
@@ -156,6 +158,8 @@ void ExprData::prepare() const {
     // flags: every referenced node has a lower index (children, and the
     // trip count of a loop is built before its IV node)
     uint8_t f = 0;
+    if (nd.op == Op::Sym && nd.idx < 3)
+      sym_ids_.emplace(std::make_tuple(nd.sym, nd.idx, nd.width), i);
     if (nd.op == Op::Sym) {
       if (nd.sym == (uint8_t)Sym::GroupId) f = 3;
       else if (nd.sym == (uint8_t)Sym::LocalId) f = 1;
@@ -251,6 +255,13 @@ void ExprData::prepare() const {
   prepared_.store(n, std::memory_order_release);
 }
 
+int64_t ExprData::symNode(Sym s, unsigned idx, unsigned width) const {
+  prepare();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = sym_ids_.find(std::make_tuple((uint8_t)s, (uint32_t)idx, (uint16_t)width));
+  return it == sym_ids_.end() ? -1 : (int64_t)it->second;
+}
+
 const Poly &ExprData::poly(uint32_t node) const {
   prepare();
   return polys_[node];
@@ -311,26 +322,30 @@ namespace {
 struct Evaluator {
   const ExprData &d;
   const Env &env;
-  std::vector<uint8_t> state;  // 0 new, 1 busy, 2 ok, 3 failed
-  std::vector<Interval> memo;
+  // Sparse, so that evaluating one access costs what it touches, not the
+  // size of the whole kernel's expression table (a fully unrolled loop has
+  // tens of thousands of accesses).
+  struct Memo {
+    uint8_t state = 0;  // 0 new, 1 busy, 2 ok, 3 failed
+    Interval value;
+  };
+  std::unordered_map<uint32_t, Memo> memo;
 
   // Lenient evaluation is used for loop trip counts: a count that is
   // negative in mathematical terms belongs to a loop whose guard fails, so
   // unsigned operands may go negative there (the IV is clamped at 0).
   bool lenient = false;
 
-  // Node ids of grp.d, elsz.d, lid.d, goff.d per (dimension, width), found
-  // once when some global id is clipped.
-  std::map<std::tuple<uint8_t, uint32_t, uint16_t>, uint32_t> symIds;
   bool anyClip = false;
 
+  // One lenient evaluator shared by every loop-count lookup, so its memo
+  // persists: a fresh one per IV node re-evaluated shared subterms once per
+  // path, which is exponential in the loop nesting depth.
+  std::unique_ptr<Evaluator> lenientSub;
+
   Evaluator(const ExprData &d, const Env &e, bool lenient = false)
-      : d(d), env(e), state(d.nodes.size(), 0), memo(d.nodes.size()), lenient(lenient) {
+      : d(d), env(e), lenient(lenient) {
     anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2] || !e.clips.empty();
-    if (anyClip)
-      for (uint32_t i = 0; i < d.nodes.size(); ++i)
-        if (d.nodes[i].op == Op::Sym && d.nodes[i].idx < 3)
-          symIds.emplace(std::make_tuple(d.nodes[i].sym, d.nodes[i].idx, d.nodes[i].width), i);
   }
 
   // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
@@ -437,10 +452,7 @@ struct Evaluator {
       }
       if (lidPos < 0 || other) continue;
       const Node &lid = d.nodes[m.atoms[lidPos]];
-      auto id = [&](Sym s) -> int64_t {
-        auto it = symIds.find(std::make_tuple((uint8_t)s, lid.idx, lid.width));
-        return it == symIds.end() ? -1 : (int64_t)it->second;
-      };
+      auto id = [&](Sym s) { return d.symNode(s, lid.idx, lid.width); };
       int64_t grp = id(Sym::GroupId), elsz = id(Sym::EnqLocalSize), goff = id(Sym::GlobalOffset);
       if (grp < 0 || elsz < 0 || goff < 0) continue;
       std::vector<uint32_t> K = m.atoms;
@@ -505,8 +517,12 @@ struct Evaluator {
       }
       case Op::IV: {
         if (n.idx >= d.loop_btc.size() || d.loop_btc[n.idx] < 0) return std::nullopt;
-        Evaluator sub(d, env, true);
-        auto b = sub.eval((uint32_t)d.loop_btc[n.idx]);
+        Evaluator *sub = this;
+        if (!lenient) {
+          if (!lenientSub) lenientSub = std::make_unique<Evaluator>(d, env, true);
+          sub = lenientSub.get();
+        }
+        auto b = sub->eval((uint32_t)d.loop_btc[n.idx]);
         if (!b) return std::nullopt;
         // A loop whose count is negative in math terms cannot be entered
         // (its guard fails); attribute its accesses to iteration 0.
@@ -552,13 +568,14 @@ struct Evaluator {
   }
 
   std::optional<Interval> eval(uint32_t id) {
-    if (state[id] == 2) return memo[id];
-    if (state[id] == 3 || state[id] == 1) return std::nullopt;
-    state[id] = 1;
+    Memo &m = memo[id];
+    if (m.state == 2) return m.value;
+    if (m.state == 3 || m.state == 1) return std::nullopt;
+    m.state = 1;
     auto r = evalPoly(d.poly(id));
-    if (!r) { state[id] = 3; return std::nullopt; }
-    memo[id] = *r;
-    state[id] = 2;
+    if (!r) { m.state = 3; return std::nullopt; }
+    m.value = *r;
+    m.state = 2;
     return r;
   }
 

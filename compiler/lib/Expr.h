@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace tutti::compiler::detail {
@@ -124,6 +125,8 @@ struct ExprData {
   // Variable atoms of the node's polynomial (after cancellation).
   std::vector<uint32_t> polyVarAtoms(uint32_t node) const;
   bool dependsOnVar(uint32_t node) const;
+  // Node id of the dimension-idx symbol s of the given width, -1 if absent.
+  int64_t symNode(Sym s, unsigned idx, unsigned width) const;
 
   // ---- serialization ----
   void serialize(std::string &out) const;
@@ -137,6 +140,7 @@ struct ExprData {
   mutable std::atomic<size_t> prepared_{0};
   mutable std::vector<Poly> polys_;
   mutable std::vector<uint8_t> flags_;  // bit0 var, bit1 group
+  mutable std::map<std::tuple<uint8_t, uint32_t, uint16_t>, uint32_t> sym_ids_;
 };
 
 }  // namespace tutti::compiler::detail
