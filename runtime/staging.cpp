@@ -18,13 +18,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -57,7 +57,7 @@ struct Staging {
   cl_context ctx = nullptr;  // the slot's real context
   std::thread allocator;
   bool ringWanted = false;  // a GPU that VAST may page through
-  bool ringAsked = false;   // ringMaker was started (stagingForBuffer); under apiMutex
+  bool ringAsked = false;   // ringMaker was started (startRing); under apiMutex
   std::thread ringMaker;
   std::atomic<bool> ringPending{false};  // a ring is being pinned in the background
   std::atomic<bool> ready{false};
@@ -367,22 +367,22 @@ void stopStaging(DeviceSlot &s) {
 std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q) {
   Staging *st = s.staging.get();
   if (!st || !st->ready || !settings().staging_mb) return nullptr;
+  auto kept = [st] {
+    std::unique_ptr<PinnedRing> r;
+    std::lock_guard<std::mutex> l(st->ringsMu);
+    if (!st->rings.empty()) {
+      r = std::move(st->rings.back());
+      st->rings.pop_back();
+    }
+    return r;
+  };
+  // One pinned in the background (startRing) is worth waiting for: it started earlier. The
+  // flag is read before looking: startRing's thread lists its ring, then clears the flag.
   std::unique_ptr<PinnedRing> ring;
-  {
-    std::lock_guard<std::mutex> l(st->ringsMu);
-    if (!st->rings.empty()) {
-      ring = std::move(st->rings.back());
-      st->rings.pop_back();
-    }
-  }
-  // One pinned in the background (startRing) is worth waiting for: it started earlier.
-  for (int i = 0; !ring && st->ringPending && i < 2000; ++i) {
+  for (int i = 0; !ring && i < 2000; ++i) {
+    const bool pending = st->ringPending;
+    if ((ring = kept()) || !pending) break;
     std::this_thread::sleep_for(std::chrono::microseconds(100));
-    std::lock_guard<std::mutex> l(st->ringsMu);
-    if (!st->rings.empty()) {
-      ring = std::move(st->rings.back());
-      st->rings.pop_back();
-    }
   }
   if (!ring) {
     uint64_t t0 = nowNs();

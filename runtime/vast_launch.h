@@ -94,9 +94,10 @@ struct VastLaunch {
   // Per VastArg, set when staged: the replica on the launch's own device that its slices'
   // pages come from (a buffer only read, valid there), else null: from the home.
   mutable std::vector<cl_mem> replicas;
+  // t0: host ns when the slices began; ns: how long they took.
   uint64_t bytesIn = 0, bytesOut = 0, bytesForwarded = 0, bytesStaged = 0, t0 = 0, ns = 0;
   uint64_t bytesFromReplica = 0;  // of bytesIn, copied from replicas on the device
-  uint64_t kernelNs = 0;  // the paged kernel's own time (device profiling), all slices  // t0: host ns when the slices began
+  uint64_t kernelNs = 0;  // the paged kernel's own time (device profiling), all slices
 };
 
 }  // namespace tutti

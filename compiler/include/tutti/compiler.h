@@ -147,8 +147,8 @@ struct KernelInfo {
   // inspector ABI"). Empty name = not emitted, *_reason says why.
   std::string paged_kernel;        // <name>__tutti_paged
   std::string paged_reason;
-  std::string inspector_kernel;    // <name>__tutti_insp
   std::string rebased_kernel;      // <name>__tutti_rb (only beside a paged kernel)
+  std::string inspector_kernel;    // <name>__tutti_insp
   std::string inspector_reason;
   std::vector<uint32_t> vast_buffer_args;     // arg index per LPT / PAS parameter
   std::vector<uint32_t> inspector_data_args;  // buffers the inspector reads (bind real data)
