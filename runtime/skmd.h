@@ -78,6 +78,10 @@ bool skmdNeedsMerge(Command *cmd, const compiler::KernelInfo &info, const compil
 // Split decisions taken on profiled models for every device, and probes sent (TUTTI_STATS).
 uint64_t skmdModelDecisions();
 uint64_t skmdProbes();
+// Sum of Algorithm 1's predicted times (ms) of the launches decided with a prediction, and
+// their number (a fixed split's included, for sweeps beside measured times).
+double skmdPredictedMs();
+uint64_t skmdPredictedLaunches();
 // Of the model decisions, those taken again from an earlier launch of the same shape and
 // data placement (TUTTI_STATS kept_decisions).
 uint64_t skmdKeptDecisions();

@@ -364,16 +364,18 @@ const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, con
   return kk.bytes;
 }
 
-Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
-                    const cc::NDRange &nd, const cc::ScalarArgs &scalars,
-                    const std::vector<int> &usable, const std::vector<DeviceTime> &times,
-                    double items) {
-  size_t nslots = cmd->q->ctx->slots.size();
+// Algorithm 1's question for this launch over the usable slots: each device's time model,
+// link and bytes. allModels: every device has a profiled model (else per-group samples).
+pf::PartitionRequest partitionRequest(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
+                                      const cc::NDRange &nd, const cc::ScalarArgs &scalars,
+                                      const std::vector<int> &usable,
+                                      const std::vector<DeviceTime> &times, bool &allModels) {
   uint64_t total = nd.totalGroups();
   const std::vector<ArgBytes> &ab = keptArgBytes(cmd, kk, info, nd, scalars);
   pf::PartitionRequest req;
   req.totalGroups = total;
-  bool merged = false, allModels = true;
+  bool merged = false;
+  allModels = true;
   double mergeBytes = 0;
   for (int s : usable) {
     pf::DeviceCost c;
@@ -398,6 +400,17 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
   req.contiguous = !merged;
   req.unit = std::max<uint64_t>(kk.unit, 1);
   req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / mergeBandwidth() : 0;
+  return req;
+}
+
+Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
+                    const cc::NDRange &nd, const cc::ScalarArgs &scalars,
+                    const std::vector<int> &usable, const std::vector<DeviceTime> &times,
+                    double items) {
+  size_t nslots = cmd->q->ctx->slots.size();
+  uint64_t total = nd.totalGroups();
+  bool allModels = true;
+  pf::PartitionRequest req = partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels);
   pf::PartitionResult r = pf::partition(req);
   if (allModels) ++g_modelDecisions;
   Decision d;
@@ -408,9 +421,11 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
               "gain (TUTTI_SPLIT_MIN_GAIN), runs whole", cmd->kernel->name.c_str(),
               r.predictedSeconds * 1e3, r.bestSingleSeconds * 1e3);
     d.groups[usable[size_t(r.baseDevice)]] = total;
+    d.predictedSeconds = r.bestSingleSeconds;
     return d;
   }
   for (size_t i = 0; i < usable.size(); ++i) d.groups[usable[i]] = r.groups[i];
+  d.predictedSeconds = r.split ? r.predictedSeconds : r.bestSingleSeconds;
   TUTTI_LOG(Debug, "kernel '%s': %.0f work-items, %s, best single %.3f ms, split %s %.3f ms",
             cmd->kernel->name.c_str(), items, allModels ? "profiled models" : "online samples",
             r.bestSingleSeconds * 1e3, r.split ? "yes" : "no", r.predictedSeconds * 1e3);
@@ -430,6 +445,35 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
     return algorithm1(cmd, kk, info, nd, scalars, rest, times, items);
   }
   return d;
+}
+
+// Algorithm 1's predicted time of a split it did not choose (TUTTI_PARTITION=fixed), so a
+// sweep of fixed splits can set the model beside measured runs; -1 while a device has no
+// time model or sample yet.
+double predictGiven(Command *cmd, KernelKnowledge &kk, const std::string &id,
+                    const cc::KernelInfo &info, const cc::NDRange &nd, const cc::ScalarArgs &scalars,
+                    const std::vector<int> &usable, const std::vector<uint64_t> &groups, double items) {
+  bindModels(cmd, kk, id, info, nd, scalars, usable);
+  uint64_t total = nd.totalGroups();
+  std::vector<DeviceTime> times(cmd->q->ctx->slots.size());
+  std::vector<uint64_t> given;
+  for (int s : usable) {
+    times[s] = deviceTime(kk, cmd, s, total, items);
+    if (!times[s].known) return -1;
+    given.push_back(groups[s]);
+  }
+  bool allModels = true;
+  return pf::estimatePartition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels),
+                               given);
+}
+
+// Sum of the predicted times of the decisions taken (TUTTI_STATS: skmd_predicted_ms).
+std::atomic<uint64_t> g_predictedNs{0}, g_predictedLaunches{0};
+
+void notePrediction(const Decision &d) {
+  if (d.predictedSeconds < 0) return;
+  g_predictedNs += uint64_t(d.predictedSeconds * 1e9);
+  ++g_predictedLaunches;
 }
 
 int strongest(Command *cmd, const std::vector<int> &usable) {
@@ -457,6 +501,8 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
   if (policy == Partition::Fixed) {
     keptArgBytes(cmd, kk, info, nd, scalars);
     d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
+    d.predictedSeconds = predictGiven(cmd, kk, id, info, nd, scalars, usable, d.groups, items);
+    notePrediction(d);
     return d;
   }
   bindModels(cmd, kk, id, info, nd, scalars, usable);
@@ -503,7 +549,11 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
   }
   bool allModels = true;
   for (int s : usable) allModels &= times[s].model;
-  if (!allModels) return algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
+  if (!allModels) {
+    d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
+    notePrediction(d);
+    return d;
+  }
   std::vector<double> key = placementKey(cmd, kk, usable);
   for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
     if (it->key == key) {
@@ -511,11 +561,13 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
       ++g_keptDecisions;
       Decision again = it->d;
       std::rotate(it, it + 1, kk.kept.end());  // most recently used last
+      notePrediction(again);
       return again;
     }
   d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
   if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
   kk.kept.push_back({std::move(key), d});
+  notePrediction(d);
   return d;
 }
 
@@ -598,6 +650,8 @@ const bool g_learning = (setRunObserver(learnFromRun), true);
 
 uint64_t skmdModelDecisions() { return g_modelDecisions; }
 uint64_t skmdProbes() { return g_probes; }
+double skmdPredictedMs() { return double(g_predictedNs) / 1e6; }
+uint64_t skmdPredictedLaunches() { return g_predictedLaunches; }
 uint64_t skmdKeptDecisions() { return g_keptDecisions; }
 
 }  // namespace tutti

@@ -11,6 +11,7 @@ namespace tutti {
 
 struct Decision {
   std::vector<uint64_t> groups;  // per context slot; one non-zero entry = run whole there
+  double predictedSeconds = -1;  // Algorithm 1's time of these groups, -1 unknown
 };
 
 // Applies TUTTI_PARTITION to a launch over the `usable` slots (runtime lock held).

@@ -44,6 +44,8 @@ int skmdFailedBeforeStart(const Command *) { return -1; }
 uint64_t skmdModelDecisions() { return 0; }
 uint64_t skmdKeptDecisions() { return 0; }
 uint64_t skmdProbes() { return 0; }
+double skmdPredictedMs() { return 0; }
+uint64_t skmdPredictedLaunches() { return 0; }
 // Without the compiler there is no access analysis to record.
 void mkmdRecord(Command *) {}
 // Nor a graph to schedule: TUTTI_MODE=mkmd streams commands as whole mode does.

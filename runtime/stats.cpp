@@ -39,7 +39,9 @@ std::string statsReport() {
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()
                                     << " probes=" << skmdProbes()
-                                    << " kept_decisions=" << skmdKeptDecisions() << "\n";
+                                    << " kept_decisions=" << skmdKeptDecisions()
+                                    << " predicted_launches=" << skmdPredictedLaunches()
+                                    << " predicted_ms=" << skmdPredictedMs() << "\n";
   if (settings().mode == KernelMode::Mkmd) {
     MkmdCounters m = mkmdCounters();
     o << "TUTTI mkmd_graphs=" << m.graphs << " mkmd_kernels=" << m.kernels << " mkmd_split=" << m.split

@@ -56,6 +56,14 @@ echo "$out" | grep -Eq "split_launches=[1-9]" || fail "MatrixMultiplication: no 
 tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=auto TUTTI_SPLIT_MIN_GAIN=100 TUTTI_LOG=debug "$matmul" --size tiny
 echo "$out" | grep -q "split_launches=0 " || fail "split although no split can be 100 % faster"
 echo "$out" | grep -q "too little gain" || fail "the held-back split is not logged"
+# Issue 23's sweep sets Algorithm 1's prediction of each fixed split beside its measured
+# time: every decided launch carries one, and a split costs more than nothing.
+tutti "$db" TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 "$vadd" --size tiny --repeat 3
+echo "$out" | grep -Eq "predicted_launches=3 predicted_ms=[0-9.]*[1-9]" ||
+  fail "VectorAdd: fixed splits carry no predicted time: $(echo "$out" | grep split_launches)"
+tutti "$dir/none.sqlite" TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 "$vadd" --size tiny --repeat 1
+echo "$out" | grep -q "predicted_launches=0 predicted_ms=0" ||
+  fail "a prediction without any time model: $(echo "$out" | grep split_launches)"
 
 # 3. Empty database: the first run calibrates whole launches only; the second knows the
 # best device and probes the other one only where no merge is needed.

@@ -14,6 +14,7 @@
 #                a given folder
 #   accuracy.sh  prediction error of the time models (tools/bench/accuracy.sh)
 #   fig310.sh    thesis Fig. 3.10: SKMD and linear vs. the fastest single device
+#   split_sweep.sh  issue 23: measured and predicted wall time per CPU share
 #   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
 #   tools/call_cost                   host cost of each driver call a launch makes
 #   tools/libtally_icd.so             ICD that counts and times a real driver's calls
@@ -98,10 +99,10 @@ done
 cp "$here/overhead.sh" "$here/interpose_cost.sh" "$here/vast_fig.sh" "$here/vast_big.sh" "$here/vast_devices.sh" "$root/"
 
 cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.py" "$here/profile_lib.sh" \
-  "$here/cpu_spread.py" \
+  "$here/cpu_spread.py" "$here/split_sweep.py" \
   "$here/profile_params.tsv" "$here/mkmd_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
-cp "$here/accuracy.sh" "$here/fig310.sh" "$here/cpu_spread.sh" "$here/mkmd_record.sh" "$here/mkmd_predict.sh" "$root/"
+cp "$here/accuracy.sh" "$here/fig310.sh" "$here/split_sweep.sh" "$here/cpu_spread.sh" "$here/mkmd_record.sh" "$here/mkmd_predict.sh" "$root/"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {
@@ -167,6 +168,9 @@ Tutti benchmark bundle (commit $commit, dirty=$dirty).
                                             (bench/profile_params.tsv), then native per
                                             device, tutti-skmd, tutti-skmd-linear at thesis
                                             size; OUT_DIR/fig310.md (./fig310.sh --help)
+  ./split_sweep.sh OUT_DIR [--apps A,B:hostptr] [--shares 0,10,..]
+                                            issue 23: wall time measured and predicted per
+                                            CPU share, beside whole and auto; OUT_DIR/sweep.md
 
 run.sh registers /usr/local/nvidia/lib64/libnvidia-opencl.so.1 and PoCL in a
 private OCL_ICD_VENDORS folder unless OCL_ICD_VENDORS is already set.

@@ -14,6 +14,10 @@ Fig310Test runs fig310.sh on stand-ins whose RESULT and 'TUTTI ' stats lines
 are canned: profile arguments from profile_params.tsv, a fresh database copy
 per SKMD run, and fig310.py's speedups, work-item split and goal line.
 
+SplitSweepTest runs split_sweep.sh on a stand-in whose wall time follows the CPU share
+of TUTTI_PARTITION=fixed: the configurations, the hostptr variant's argument, the measured
+split, the predictions and the verdict.
+
 CpuSpreadTest checks cpu_spread.py's arithmetic on hand-made runs.jsonl records.
 """
 import glob
@@ -308,6 +312,70 @@ class Fig310Test(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("NOT held on 1 of 2 apps: alpha 1.00x. Not measured: beta.", r.stdout)
         self.assertIn("- beta: profiling failed", r.stdout)
+
+
+SWEEP_APP = r'''#!/bin/sh
+# stand-in for split_sweep.sh: wall ms by configuration (fixed CPU share 0/20/40: 20/16/18,
+# auto 16.5, whole or native 20), halved with --hostptr 1; predicted = wall - 1
+case "$1" in --help) echo "usage: fake [--size tiny|small|thesis]"; exit 0;; esac
+half=1; for a in "$@"; do [ "$prev" = "--hostptr" ] && [ "$a" = 1 ] && half=2; prev=$a; done
+p=0 wall=20
+if [ "$TUTTI_PROFILE" = 1 ]; then echo "$*" >> "$TUTTI_PROFILE_DB"
+elif [ "$TUTTI_MODE" = skmd ]; then
+  case "$TUTTI_PARTITION" in
+    fixed:*) p=${TUTTI_PARTITION#fixed:}; p=${p%%,*}
+             case $p in 0) wall=20;; 20) wall=16;; 40) wall=18;; *) wall=99;; esac;;
+    *) p=30 wall=16.5;;
+  esac
+fi
+wall=$(awk -v w=$wall -v h=$half 'BEGIN{print w/h}')
+if [ -n "$LD_PRELOAD" ] && [ "$TUTTI_PROFILE" != 1 ]; then
+  echo "TUTTI device=0 name=\"Fake CPU\" platform=\"Fake\" kernels=1 kernel_ms=1 split_pieces=1 work_items=$((p * 10))" >&2
+  echo "TUTTI device=1 name=\"Fake GPU\" platform=\"Fake\" kernels=1 kernel_ms=1 split_pieces=1 work_items=$(((100 - p) * 10))" >&2
+  [ "$TUTTI_MODE" = skmd ] && echo "TUTTI split_launches=1 model_decisions=1 probes=0 kept_decisions=0 predicted_launches=1 predicted_ms=$(awk -v w=$wall 'BEGIN{print w-1}')" >&2
+fi
+echo "RESULT app=VectorAdd size=thesis device=\"x\" platform=\"Fake\" kernel_ms=1 wall_ms=$wall status=PASS"
+'''
+
+
+class SplitSweepTest(unittest.TestCase):
+    def test_sweep_flow_and_verdict(self):
+        d = tempfile.mkdtemp(prefix="bench-sweep-")
+        self.addCleanup(shutil.rmtree, d, True)
+        apps = os.path.join(d, "apps")
+        os.makedirs(apps)
+        app = os.path.join(apps, "VectorAdd")
+        with open(app, "w") as f:
+            f.write(SWEEP_APP)
+        os.chmod(app, os.stat(app).st_mode | stat.S_IXUSR)
+        lib = os.path.join(d, "libtutti.so")  # not a library: ld.so ignores it
+        open(lib, "w").close()
+        out = os.path.join(d, "out")
+        r = subprocess.run([os.path.join(HERE, "split_sweep.sh"), out, "--apps", "VectorAdd,VectorAdd:hostptr",
+                            "--shares", "0,20,40", "--repeat", "2", "--timeout", "60", "--lib", lib,
+                            "--apps-dir", apps],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        # Profiled once (Table 3.3's two sizes), reused by the hostptr variant.
+        self.assertEqual(len(read(os.path.join(out, "VectorAdd", "profiled.tsv")).splitlines()), 2)
+        with open(os.path.join(out, "sweep-summary.json")) as f:
+            s = {a["app"]: a for a in json.load(f)}
+        for spec, k in (("VectorAdd", 1), ("VectorAdd:hostptr", 2)):
+            rows = {x["config"]: x for x in s[spec]["rows"]}
+            self.assertEqual([x["config"] for x in s[spec]["rows"]],
+                             ["native:1", "whole", "auto", "cpu00", "cpu20", "cpu40"])
+            self.assertTrue(all(x["pass"] == 2 for x in rows.values()))
+            self.assertAlmostEqual(rows["cpu20"]["wall_ms"], 16 / k)
+            self.assertAlmostEqual(rows["cpu20"]["predicted_ms"], 16 / k - 1)
+            self.assertAlmostEqual(rows["cpu40"]["cpu_share_measured"], 40.0)
+            self.assertAlmostEqual(rows["auto"]["cpu_share_measured"], 30.0)
+            v = s[spec]["verdict"]
+            self.assertEqual(v["best_split"], "cpu20")
+            self.assertAlmostEqual(v["best_vs_whole"], 1.25)
+            self.assertAlmostEqual(v["auto_vs_best"], 16 / 16.5)
+            self.assertTrue(v["auto_within_5pct_of_best"])
+        self.assertIn("Sweep minimum cpu20: 1.25x of whole; auto 1.21x of whole, 0.97x of the minimum.",
+                      read(os.path.join(out, "sweep.md")))
 
 
 class CpuSpreadTest(unittest.TestCase):
