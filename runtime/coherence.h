@@ -20,7 +20,8 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) REQUIR
 bool ensureDevice(_cl_context *ctx, _cl_mem *m, int slot, Command *cmd, cl_int *err) REQUIRES(apiMutex);
 // hostOnly: only bring to the host what the device lacks and only a device holds (the
 // uploads themselves are left for a later call). uploads: when given, gets the event of
-// every upload from the home made here.
+// every upload from the home made here through the driver (a staged one makes cmd wait
+// instead: false).
 bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Command *cmd,
                        cl_int *err, bool hostOnly = false,
                        std::vector<RealEvent> *uploads = nullptr) REQUIRES(apiMutex);

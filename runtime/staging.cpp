@@ -196,6 +196,32 @@ cl_int readInto(Staging &st, DeviceSlot &s, cl_command_queue q, cl_event after, 
   return err;
 }
 
+// n bytes from src into b at off through st's regions, written on q (the first write waits
+// for `after`, when given): counted as staged and traced as `span`.
+cl_int writeFrom(Staging &st, DeviceSlot &s, cl_command_queue q, cl_event after, cl_mem b,
+                 size_t off, size_t n, const char *src, const char *span) {
+  std::lock_guard<std::mutex> l(st.use);
+  uint64_t t0 = nowNs();
+  size_t round = roundBytes(st, n), nreg = st.regions.size();
+  cl_int e = CL_SUCCESS;
+  for (size_t done = 0, k = 0; done < n && e == CL_SUCCESS; done += round, ++k) {
+    Staging::Region &r = st.regions[k % nreg];
+    if ((e = settle(r)) != CL_SUCCESS) break;
+    size_t len = std::min(round, n - done);
+    copyParts(r.p, src + done, len);
+    cl_uint waits = k == 0 && after ? 1 : 0;
+    e = icd(q).clEnqueueWriteBuffer(q, b, CL_FALSE, off + done, len, r.p, waits, waits ? &after : nullptr,
+                                    r.busy.out());
+    if (e == CL_SUCCESS) e = icd(q).clFlush(q);
+  }
+  e = settleAll(st, e);
+  if (e == CL_SUCCESS) {
+    s.dev->counters.record(Transfer::Staged, n);
+    traceSpan(s.dev->index, "h2d", span, t0, nowNs(), n);
+  }
+  return e;
+}
+
 // n bytes of src at off on `from` to dst at off on `to` through st (from's regions): read
 // on fq, written on tq. A span per leg, so a trace shows both devices busy.
 cl_int moveThrough(Staging &st, DeviceSlot &from, cl_command_queue fq, cl_event after, cl_mem src,
@@ -486,6 +512,20 @@ bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, 
   auto held = std::make_shared<Held>(std::initializer_list<cl_mem>{b});
   auto copy = [st, sp, held, b, off, n, dst](bool own, cl_event after) {
     return readInto(*st, *sp, own ? st->ownQueue : sp->queue, after, b, off, n, dst, "staged fill");
+  };
+  *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done);
+  return true;
+}
+
+bool stagedWriteQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *done,
+                       cl_int *err) {
+  Staging *st = usable(s, n);
+  if (!st) return false;
+  DeviceSlot *sp = &s;
+  auto held = std::make_shared<Held>(std::initializer_list<cl_mem>{b});
+  const char *in = static_cast<const char *>(src);
+  auto copy = [st, sp, held, b, off, n, in](bool own, cl_event after) {
+    return writeFrom(*st, *sp, own ? st->ownQueue : sp->queue, after, b, off, n, in, "staged upload");
   };
   *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done);
   return true;

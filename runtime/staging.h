@@ -61,6 +61,9 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
 // n bytes of b at off into dst (a host home).
 bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done,
                       cl_int *err);
+// n bytes from src (a host home) into b at off.
+bool stagedWriteQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *done,
+                       cl_int *err);
 // n bytes at off from src on `from` to dst on `to`, through from's regions without any other
 // host memory: staging must be usable on both (`to`'s queue carries the writes).
 bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off,

@@ -95,6 +95,13 @@ cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Rou
   return queued(ds, Transfer::DeviceToHost, n, "read", done, staged, driver);
 }
 
+bool uploadQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, RealEvent *done,
+                  cl_int *err) {
+  if (!stagedWriteQueued(ds, b, off, n, src, done, err)) return false;  // traces itself
+  if (*err == CL_SUCCESS) ds.dev->counters.record(Transfer::HostToDevice, n);
+  return true;
+}
+
 bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
                 RealEvent *done, cl_int *err) {
   if (!stagedMoveQueued(from, src, to, dst, off, n, done, err)) return false;  // traces itself

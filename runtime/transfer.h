@@ -36,6 +36,11 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
 // (staging.h stagedReadQueued).
 cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
                   RealEvent *done);
+// n bytes from a host home (src) into b at off through pinned staging in the background;
+// *done as readQueued's. False: not staged (staging not usable for n bytes); nothing was
+// done.
+bool uploadQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, RealEvent *done,
+                  cl_int *err);
 // n bytes at off from src on `from` to dst on `to` through pinned staging, without a host
 // home; *done as readQueued's. Counted as a read on `from` and a write on `to`. False: not
 // staged (staging memory not usable on both for n bytes); nothing was done.

@@ -8,7 +8,8 @@
 # devices through pinned memory, a d2h span on one lane and an h2d span on the other. Without
 # it, launches run whole: once on the zero-copy CPU path (nothing moves, so the trace
 # must show no transfer at all) and once with TUTTI_ZERO_COPY=0 (the CPU keeps its own
-# copy, so the data must visibly move).
+# copy, so the data must visibly move). With writes kept in the homes, a launch's inputs
+# go up from them through staging (issue 23).
 # Usage: trace.sh LD_PRELOAD-VALUE APP ON|OFF (LD_PRELOAD-VALUE may put a sanitizer
 # runtime ahead of libtutti.so).
 set -euo pipefail
@@ -19,7 +20,7 @@ trap 'rm -rf "$dir"' EXIT
 # check NAME MODE [VAR=value...]: runs the app under Tutti with those settings and checks
 # its trace against its stats. MODE: split (kernels on both lanes, transfers required),
 # moves (split, with staged device-to-device moves), copies (transfers required),
-# zero-copy (no transfer allowed).
+# zero-copy (no transfer allowed), uploads (staged uploads from the homes).
 check() {
   local name=$1 mode=$2
   shift 2
@@ -49,6 +50,9 @@ for call in ("clCreateBuffer", "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel",
 kernels = {s["tid"] for s in spans if s["cat"] == "kernel"}
 if not kernels: fail("no kernel span")
 if mode in ("split", "moves") and len(kernels) < 2: fail("split launch: kernel spans on lanes %s only" % kernels)
+if mode == "uploads":
+    ups = [s for s in spans if s["cat"] == "h2d" and s["name"] == "staged upload"]
+    if len(ups) < 2: fail("the inputs were not uploaded from their homes through staging (%d spans)" % len(ups))
 if mode == "moves":
     outs = {s["tid"] for s in spans if s["cat"] == "d2h" and s["name"] == "staged move out"}
     ins = {s["tid"] for s in spans if s["cat"] == "h2d" and s["name"] == "staged move in"}
@@ -83,3 +87,7 @@ else
   check zero-copy zero-copy
   check copies copies TUTTI_ZERO_COPY=0
 fi
+# Writes kept in the homes (no direct copy): the launch's inputs go up from the homes
+# through pinned staging on the staging thread, and the launch waits for them.
+check uploads uploads TUTTI_STAGING=on TUTTI_ZERO_COPY=0 TUTTI_STAGING_MIN=4096 TUTTI_DIRECT_MIN=0 \
+  TUTTI_PLACEMENT=device:1
