@@ -55,7 +55,7 @@ static void dropUnresolved(Module &M, std::vector<std::string> &dropped) {
   std::set<Function *> bad;
   std::vector<Function *> work;
   for (Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) {
+    if (F.isDeclaration() && (!F.isIntrinsic() || nvptxCannotLower(F)) && !F.use_empty()) {
       bad.insert(&F);
       work.push_back(&F);
     }
@@ -124,6 +124,10 @@ bool emitPTX(Module &M, const std::string &archIn, bool correctlyRounded, std::s
     if (auto *F = dyn_cast<Function>(&GV)) return isKernel(*F) || F->isDeclaration();
     return GV.isDeclaration();
   });
+  {
+    ModuleAnalysisManager MAM;
+    NvptxNativeMathPass().run(M, MAM);
+  }
   dropUnresolved(M, dropped);
 
   std::string terr;
@@ -154,8 +158,15 @@ bool emitPTX(Module &M, const std::string &archIn, bool correctlyRounded, std::s
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
     ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
     MPM.addPass(NvptxFastDividePass());
+    MPM.addPass(NvptxNativeMathPass());  // anything the pipeline formed since
     MPM.run(M, MAM);
   }
+  // The backend aborts the process on these (report_fatal_error): fail the build instead.
+  for (Function &F : M)
+    if (nvptxCannotLower(F) && !F.use_empty()) {
+      err = "the NVPTX backend cannot lower " + F.getName().str();
+      return false;
+    }
   if (verifyModule(M, nullptr)) {
     std::string v;
     raw_string_ostream vs(v);

@@ -302,6 +302,15 @@ struct NvptxFastDividePass : llvm::PassInfoMixin<NvptxFastDividePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+// nvptx64, after libclc: float exp2/log2/exp/log/log10/sin/cos/pow intrinsics (libclc's
+// native_*) become PTX's approx instructions, which the backend would expand into libm
+// calls that do not exist on the GPU.
+struct NvptxNativeMathPass : llvm::PassInfoMixin<NvptxNativeMathPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+};
+// An intrinsic of that family (any type): the NVPTX backend aborts on a call left to it.
+bool nvptxCannotLower(const llvm::Function &F);
+
 // spir64 only: element-wise builtins on vectors over 32 bytes get bodies calling halves.
 struct SplitWideBuiltinsPass : llvm::PassInfoMixin<SplitWideBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
@@ -327,6 +336,7 @@ void registerForceInline(llvm::PassBuilder &PB);
 void registerLowerVectorMem(llvm::PassBuilder &PB);
 void registerNvptxFastBuiltins(llvm::PassBuilder &PB);
 void registerNvptxFastDivide(llvm::PassBuilder &PB);
+void registerNvptxNativeMath(llvm::PassBuilder &PB);
 void registerSplitWideBuiltins(llvm::PassBuilder &PB);
 void registerKernelInfoPrinter(llvm::PassBuilder &PB);
 void registerCanonicalizeBuiltins(llvm::PassBuilder &PB);

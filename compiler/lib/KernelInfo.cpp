@@ -196,6 +196,7 @@ void registerTuttiPasses(PassBuilder &PB) {
   registerNvptxFastBuiltins(PB);
   registerRebased(PB);
   registerNvptxFastDivide(PB);
+  registerNvptxNativeMath(PB);
   registerSplitWideBuiltins(PB);
   registerDefineMemFences(PB);
   registerBarrierExits(PB);

@@ -24,7 +24,7 @@ using namespace tutti::compiler;
 static void usage() {
   std::fprintf(stderr,
                "usage: tutti-cc [--target=spir64|nvptx64|source] [--arch=sm_80] [--cache=DIR]\n"
-               "                [--emit-ll=FILE] [--emit-bc=FILE] [--emit-ptx=FILE] [--emit-result=FILE]\n"
+               "                [--emit-ll=FILE] [--emit-bc=FILE] [--emit-ptx=FILE] [--emit-result=FILE] (FILE - : stdout)\n"
                "                [--trace]"
                " [--quiet] [--time] file.cl [build options...]\n"
                "       tutti-cc --passes=PIPELINE [-o OUT|--bc -o OUT|--disable-output] in.ll\n"
@@ -40,7 +40,9 @@ static bool readAll(const std::string &path, std::string &out) {
   return true;
 }
 
+// path "-": standard output (for FileCheck pipelines).
 static bool writeAll(const std::string &path, const void *data, size_t n) {
+  if (path == "-") return std::fwrite(data, 1, n, stdout) == n && std::fflush(stdout) == 0;
   std::ofstream f(path, std::ios::binary);
   if (!f) return false;
   f.write((const char *)data, (std::streamsize)n);
