@@ -308,6 +308,12 @@ cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEve
 
 bool stagingWants(DeviceSlot &s, size_t n) { return usable(s, n) != nullptr; }
 
+void awaitStaging(DeviceSlot &s) {
+  Staging *st = s.staging.get();
+  for (int i = 0; st && i < 20000 && !st->allocated; ++i)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+}
+
 // The ring, pinned in the background once the regions are (under apiMutex).
 static void startRing(Staging *st) {
   st->ringAsked = true;

@@ -34,6 +34,8 @@ std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q);
 // Lands the ring's copies and keeps it for the next run.
 void returnRing(DeviceSlot &s, std::unique_ptr<PinnedRing> ring);
 
+// Waits (up to 2 s) until the slot's staging memory is allocated, or failed to be.
+void awaitStaging(DeviceSlot &s);
 // Whether a copy of n bytes to or from this slot would be staged now.
 bool stagingWants(DeviceSlot &s, size_t n);
 
