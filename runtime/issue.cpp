@@ -17,6 +17,8 @@
 #include "memory.h"
 #include "skmd_exec.h"
 #include "staging.h"
+#include "clock.h"
+#include "trace.h"
 #include "transfer.h"
 #include "watcher.h"
 
@@ -138,15 +140,19 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) REQUIRES(apiMutex
   if (parts.empty()) return done();
   // Staged copies complete before they return, so only a blocking read may use them (a
   // non-blocking one would wait here for the kernels queued before it). They run after
-  // the other devices' copies are under way.
-  std::vector<std::pair<int, Range>> staged;
+  // the other devices' copies are under way. The zero-copy CPU's bytes are in the home
+  // once the work queued on it is done: a blocking read waits for a marker there and
+  // copies them with the copy pool, where PoCL's own read is one memcpy (6.7 GB/s on the
+  // H100 machine against about 30 split over its cores).
+  std::vector<std::pair<int, Range>> staged, homed;
   if (cmd->blocking) {
     for (auto it = parts.begin(); it != parts.end();) {
-      if (stagingWants(ctx->slots[it->first], it->second.size())) staged.push_back(*it), it = parts.erase(it);
+      if (it->first == st.alias) homed.push_back(*it), it = parts.erase(it);
+      else if (stagingWants(ctx->slots[it->first], it->second.size())) staged.push_back(*it), it = parts.erase(it);
       else ++it;
     }
   }
-  bool oneSlot = staged.empty() && std::all_of(parts.begin(), parts.end(), [&](auto &p) {
+  bool oneSlot = staged.empty() && homed.empty() && std::all_of(parts.begin(), parts.end(), [&](auto &p) {
                    return p.first == parts.front().first;
                  });
   cl_int err = CL_SUCCESS;
@@ -196,16 +202,31 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) REQUIRES(apiMutex
   // The app waits: the staged parts are copied, and the others waited for, once the API
   // lock is released (see the blocking single-device read above for why that is safe).
   struct Part { DeviceSlot *ds; cl_mem buf; Range p; char *dst; };
-  std::vector<Part> todoStaged;
+  std::vector<Part> todoStaged, todoHomed;
   for (auto [slot, p] : staged) todoStaged.push_back({&ctx->slots[slot], st.devBuf[slot], p, out + p.begin});
+  for (auto [slot, p] : homed) {
+    DeviceSlot &ds = ctx->slots[slot];
+    RealEvent e;
+    err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out());
+    if (err == CL_SUCCESS) err = icd(ds.queue).clFlush(ds.queue);
+    if (err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clEnqueueMarkerWithWaitList failed: %s", ds.dev->label().c_str(), clErrorName(err));
+      cmd->stagingError = err;
+      return staging();
+    }
+    cmd->staging.push_back(std::move(e));
+    todoHomed.push_back({&ds, nullptr, p, out + p.begin});
+  }
   auto waits = std::make_shared<std::vector<RealEvent>>(std::move(cmd->staging));
   cmd->staging.clear();
   bool allowed = std::all_of(ctx->slots.begin(), ctx->slots.end(),
                              [](const DeviceSlot &d) { return d.dev->callsOutsideLock; });
   std::vector<int> through;
   for (auto &sp : staged) through.push_back(sp.first);
+  for (auto &hp : homed) through.push_back(hp.first);
   for (auto &pp : parts) through.push_back(pp.first);
-  return outside(allowed, through, [todoStaged, waits] {
+  const char *home = st.home;
+  return outside(allowed, through, [todoStaged, todoHomed, waits, home] {
     cl_int err = CL_SUCCESS;
     for (const Part &s : todoStaged) {
       err = readNow(*s.ds, s.buf, s.p.begin, s.p.size(), s.dst, Route::StagedIfWanted, "read");
@@ -213,6 +234,13 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r) REQUIRES(apiMutex
     }
     err = waitEach(*waits);
     waits->clear();  // now, not when the job is dropped
+    if (err != CL_SUCCESS) return err;
+    for (const Part &h : todoHomed) {
+      uint64_t t0 = nowNs();
+      hostCopy(h.dst, home + h.p.begin, h.p.size());
+      // Host memory to host memory, as a read of host-valid bytes: no device transfer.
+      traceSpan(-1, "tutti", "read from the zero-copy home", t0, nowNs(), h.p.size());
+    }
     return err;
   });
 }

@@ -20,7 +20,7 @@ trap 'rm -rf "$dir"' EXIT
 # check NAME MODE [VAR=value...]: runs the app under Tutti with those settings and checks
 # its trace against its stats. MODE: split (kernels on both lanes, transfers required),
 # moves (split, with staged device-to-device moves), copies (transfers required),
-# zero-copy (no transfer allowed), uploads (staged uploads from the homes).
+# zero-copy (no transfer allowed; -direct: the read copies from the home), uploads (staged uploads from the homes).
 check() {
   local name=$1 mode=$2
   shift 2
@@ -73,8 +73,10 @@ for tid, counted in sorted(stats.items()):
         total += traced
 if any(s["cat"] in ("h2d", "d2h") and s["tid"] not in stats for s in spans):
     fail("transfer span on a lane without a device")
-if mode == "zero-copy" and total: fail("%d transfer spans on the zero-copy path, where nothing moves" % total)
-if mode != "zero-copy" and not total: fail("no transfer span")
+if mode == "zero-copy-direct" and not any(s["name"] == "read from the zero-copy home" for s in spans):
+    fail("the app's read did not copy from the zero-copy home")
+if mode.startswith("zero-copy") and total: fail("%d transfer spans on the zero-copy path, where nothing moves" % total)
+if not mode.startswith("zero-copy") and not total: fail("no transfer span")
 print("PASS(%s): %d spans on %d lanes, %d transfers" % (name, len(spans), len(lanes), total))
 PY
 }
@@ -87,6 +89,10 @@ else
   check zero-copy zero-copy
   check copies copies TUTTI_ZERO_COPY=0
 fi
+# The zero-copy CPU (PoCL's pthread device, slot 1) with direct reads: the app's read copies
+# the kernel's output from the home with the copy pool once a marker says it is there,
+# not through PoCL's read, and nothing crosses a link.
+check zero-copy-direct zero-copy-direct TUTTI_PLACEMENT=device:1 TUTTI_DIRECT_MIN=4096
 # Writes kept in the homes (no direct copy): the launch's inputs go up from the homes
 # through pinned staging on the staging thread, and the launch waits for them.
 check uploads uploads TUTTI_STAGING=on TUTTI_ZERO_COPY=0 TUTTI_STAGING_MIN=4096 TUTTI_DIRECT_MIN=0 \
