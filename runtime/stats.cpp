@@ -34,7 +34,7 @@ std::string statsReport() {
       << " vast_out_bytes=" << v.bytesOut << " vast_ms=" << double(v.ns) / 1e6
       << " vast_inspected=" << v.inspected << " vast_forwarded_bytes=" << v.forwarded
       << " vast_kernel_ms=" << double(v.kernelNs) / 1e6 << " vast_rebased=" << v.rebased
-      << " vast_replica_bytes=" << v.fromReplica << "\n";
+      << " vast_resident_bytes=" << v.resident << " vast_replica_bytes=" << v.fromReplica << "\n";
   if (settings().mode != KernelMode::Whole) o << "TUTTI split_launches=" << skmdSplitLaunches()
                                     << " merged_launches=" << skmdMergedLaunches()
                                     << " model_decisions=" << skmdModelDecisions()

@@ -28,7 +28,7 @@ namespace tutti {
 
 namespace {
 
-std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0}, g_kns{0}, g_rebased{0}, g_replica{0};
+std::atomic<uint64_t> g_launches{0}, g_slices{0}, g_in{0}, g_out{0}, g_ns{0}, g_inspected{0}, g_fwd{0}, g_kns{0}, g_rebased{0}, g_replica{0}, g_resident{0};
 
 // What a run needs, copied under the lock: it runs without it.
 struct VastRun {
@@ -251,6 +251,18 @@ cl_int inspect(VastRun &run) {
   uint64_t per = L.inspect->groupsPerSet;
   for (;;) {
     cl_int err = inspectOnce(run, per);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE && per == 1 && L.sets > 1) {
+      // One work-group's pages exceed half the budget: one set of twice the bytes, the
+      // slices unpipelined.
+      uint64_t lptBytes = 0;
+      for (const VastArg &a : L.args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+      L.inspect->budget = 2 * L.inspect->budget + lptBytes;
+      L.sets = 1;
+      per = L.inspect->groupsPerSet;
+      L.slices.clear();
+      for (VastArg &a : L.args) a.frameBytes = 0;
+      continue;
+    }
     if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || per == 1) {
       if (err != CL_SUCCESS) TUTTI_LOG(Error, "VAST: one work-group touches more pages than %s holds",
                                        run.ds->dev->label().c_str());
@@ -350,7 +362,7 @@ cl_int runSlices(VastRun &run) {
   const size_t nj = L.args.size();
   cl_int err = CL_SUCCESS;
   cl_command_queue copyQ =
-      settings().vast_pipeline ? d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err) : nullptr;
+      settings().vast_pipeline && L.sets > 1 ? d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err) : nullptr;
   if (err != CL_SUCCESS) copyQ = nullptr;
   const int sets = copyQ ? 2 : 1;
   if (!copyQ) copyQ = q, err = CL_SUCCESS;  // no second queue: one set, in order
@@ -376,7 +388,12 @@ cl_int runSlices(VastRun &run) {
     frames[k].assign(nj, nullptr);
     lpts[k].assign(nj, nullptr);
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
-      frames[k][j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, std::max(L.args[j].frameBytes, page), nullptr, &err);
+      if (k > 0 && L.args[j].resident) {  // one frame buffer for both sets
+        frames[k][j] = frames[0][j];
+        err = d.clRetainMemObject(frames[k][j]);
+      } else {
+        frames[k][j] = d.clCreateBuffer(c, CL_MEM_READ_WRITE, std::max(L.args[j].frameBytes, page), nullptr, &err);
+      }
       if (err != CL_SUCCESS) break;
       if (rebased) continue;
       size_t lptBytes = size_t(std::max<uint64_t>(L.args[j].pages, 1)) * 4;
@@ -452,6 +469,13 @@ cl_int runSlices(VastRun &run) {
                     cl_uint(r.frame));
         err = d.clEnqueueWriteBuffer(copyQ, lpts[k][j], CL_FALSE, size_t(lo) * 4, vals.size() * 4, vals.data(), 0,
                                      nullptr, nullptr);
+      }
+      if (si > 0 && L.args[j].resident) {  // its window is in the frames since the first slice
+        for (const PageRun &r : runs)
+          for (Range b : run.defined[j].present({size_t(r.page) << L.pageShift,
+                                                 std::min(L.args[j].root->size, size_t(r.page + r.count) << L.pageShift)}))
+            L.bytesResident += b.size();
+        continue;
       }
       IntervalSet prevOut;
       if (prev && sets > 1)
@@ -591,6 +615,7 @@ static void landed(const VastLaunch &L, BackingDevice *dev) {
   if (L.inspect) ++g_inspected;
   if (L.ranRebased) ++g_rebased;
   g_replica += L.bytesFromReplica;
+  g_resident += L.bytesResident;
   g_in += L.bytesIn;
   g_fwd += L.bytesForwarded;
   g_kns += L.kernelNs;
@@ -722,7 +747,7 @@ IssueResult issueVast(Command *cmd) {
 }
 
 VastCounters vastCounters() {
-  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load(), g_kns.load(), g_rebased.load(), g_replica.load()};
+  return {g_launches.load(), g_slices.load(), g_in.load(), g_out.load(), g_ns.load(), g_inspected.load(), g_fwd.load(), g_kns.load(), g_rebased.load(), g_replica.load(), g_resident.load()};
 }
 
 }  // namespace tutti

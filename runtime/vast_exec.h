@@ -34,6 +34,7 @@ struct VastCounters {
   uint64_t kernelNs = 0;   // the paged kernels' own time (Fig. 4.12 against the original)
   uint64_t rebased = 0;    // launches run by the rebased kernel (no page tables)
   uint64_t fromReplica = 0;  // bytes copied in from replicas on the device (not homes)
+  uint64_t resident = 0;     // bytes of resident windows that later slices did not copy again
 };
 VastCounters vastCounters();  // for TUTTI_STATS and tests
 

@@ -27,6 +27,9 @@ struct VastArg {
   bool read = false, written = false;  // written: plain stores or atomics
   uint64_t pages = 0;       // ceil(size / page): the LPT's length
   size_t frameBytes = 0;    // largest window over the slices: the frame buffer's size
+  // Only read, and every slice's window is the same (Nbody's positions, a product's right
+  // matrix): one frame buffer serves both sets, copied in once for the whole run.
+  bool resident = false;
 };
 
 // Logical pages [page, page + count) of a buffer at frames [frame, frame + count).
@@ -81,6 +84,9 @@ struct VastLaunch {
   // of pages per buffer, without the page-table lookups.
   cl_kernel rebased = nullptr;
   unsigned pageShift = 16;
+  // Frame sets the budget was planned for: 2 pipelines the slices; 1 where one set of
+  // half the budget cannot hold a single work-group's pages.
+  int sets = 2;
   std::vector<VastArg> args;
   std::vector<VastSlice> slices;  // planned, or (inspect) made by the run
   // Set by the run (host work): the command is issued again to record its outputs.
@@ -97,6 +103,7 @@ struct VastLaunch {
   // t0: host ns when the slices began; ns: how long they took.
   uint64_t bytesIn = 0, bytesOut = 0, bytesForwarded = 0, bytesStaged = 0, t0 = 0, ns = 0;
   uint64_t bytesFromReplica = 0;  // of bytesIn, copied from replicas on the device
+  uint64_t bytesResident = 0;     // windows of resident args not copied again (slices after the first)
   uint64_t kernelNs = 0;  // the paged kernel's own time (device profiling), all slices
 };
 

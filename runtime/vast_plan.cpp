@@ -86,14 +86,50 @@ uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
   uint64_t total = 0;
   Range w, wr;
   for (const VastArg &a : L.args) {
+    if (a.resident) continue;  // outside the sets' budget
     windowOf(L, a, first, count, w, wr);
     total += w.size();
   }
   return total;
 }
 
+// Marks the args that are resident for groups [g0, g1): only read, and the first and the
+// last group's windows are already the whole range's (so every group's is). Their bytes.
+uint64_t markResident(VastLaunch &L, uint64_t g0, uint64_t g1) {
+  uint64_t bytes = 0;
+  Range all, first, last, wr;
+  for (VastArg &a : L.args) {
+    a.resident = false;
+    if (a.written || !a.read || g1 <= g0) continue;
+    windowOf(L, a, g0, g1 - g0, all, wr);
+    windowOf(L, a, g0, 1, first, wr);
+    windowOf(L, a, g1 - 1, 1, last, wr);
+    if (all.empty() || first.begin != all.begin || first.end != all.end || last.begin != all.begin ||
+        last.end != all.end)
+      continue;
+    a.resident = true;
+    bytes += all.size();
+  }
+  return bytes;
+}
+
 bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t g1, SkmdProgram &sp);
 uint64_t movedBytes(const VastLaunch &L);
+
+// Slices from the index ranges of groups [g0, g1) within `usable` bytes of the device:
+// resident args outside the sets, two sets where maxSets allows and a group fits half of
+// what is left, else one. Sets L.sets.
+bool planRanged(VastLaunch &L, double usable, uint64_t lptBytes, int maxSets, uint64_t g0, uint64_t g1,
+                SkmdProgram &sp) {
+  const double rest = usable - double(markResident(L, g0, g1));
+  for (L.sets = maxSets; L.sets >= 1; --L.sets) {
+    const double budget = (rest - L.sets * double(lptBytes)) / L.sets;
+    if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1, sp)) return true;
+  }
+  L.sets = maxSets;
+  for (VastArg &a : L.args) a.resident = false;
+  return false;
+}
 bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
                  std::string &why);
 
@@ -180,10 +216,8 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
   // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
   uint64_t lptBytes = 0;
   for (const VastArg &a : L.args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-  const double sets = s.vast_pipeline ? 2 : 1;
-  const double budgetD = (double(d->globalMem) * kBudgetShare - sets * double(lptBytes)) / sets;
-  if (budgetD <= 0) return refuse(k, "its page tables alone exceed the device's budget");
-  const uint64_t budget = uint64_t(budgetD);
+  const double usable = double(d->globalMem) * kBudgetShare;
+  const int maxSets = s.vast_pipeline ? 2 : 1;
   g1 = std::min(g1, L.nd.totalGroups());
   // The index ranges bound what each group range touches: slices follow from them, unless
   // they are so loose that the slices would move far more than the buffers hold (a
@@ -192,29 +226,42 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
   uint64_t bufferBytes = 0;
   for (const VastArg &a : L.args) {
     const cc::ArgInfo &ai = ki->args[a.arg];
-    bounded &= !ai.escapes && (!ai.read || ai.read_range_known) &&
-               (!(ai.written || ai.atomic) || ai.write_range_known);
+    // A buffer only read, at indices the analysis cannot bound (Nbody's positions in a
+    // loop by the local size), is resident whole: as good as the inspector where it fits.
+    const bool readOnly = !(ai.written || ai.atomic);
+    bounded &= !ai.escapes && (!ai.read || ai.read_range_known || readOnly) &&
+               (readOnly || ai.write_range_known);
     bufferBytes += a.root->size;
   }
-  bool ranged = bounded && planFromRanges(L, budget, g0, g1, *sp);
+  bool ranged = bounded && planRanged(L, usable, lptBytes, maxSets, g0, g1, *sp);
   if (!inspector) {
     if (!ranged) return refuse(k, "a piece of a split is paged only where the index ranges bound its groups' bytes");
   } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
     std::string why;
+    // The inspector's slices hold every page they touch in each set (no resident buffers).
+    const double budgetD = (usable - maxSets * double(lptBytes)) / maxSets;
+    bool inspected = budgetD > 0 && planInspect(cmd, L, slot, uint64_t(budgetD), bufferBytes, why);
+    if (inspected) {
+      L.sets = maxSets;
+      for (VastArg &a : L.args) a.resident = false;
+    } else if (budgetD <= 0) {
+      why = "its page tables alone exceed the device's budget";
+    }
     // Without an inspector, unknown ranges still page whole buffers where those fit.
-    if (!planInspect(cmd, L, slot, budget, bufferBytes, why) && !ranged && !planFromRanges(L, budget, g0, g1, *sp))
-      return refuse(k, why);
+    if (!inspected && !ranged && !planRanged(L, usable, lptBytes, maxSets, g0, g1, *sp)) return refuse(k, why);
   }
   if (L.inspect) {
     TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",
               k->name.c_str(), d->label().c_str(), cmd->q->ctx->slots[size_t(L.inspect->slot)].dev->label().c_str(),
-              (unsigned long long)L.inspect->groupsPerSet, (unsigned long long)budget);
+              (unsigned long long)L.inspect->groupsPerSet, (unsigned long long)L.inspect->budget);
     return true;
   }
   if (L.slices.empty()) return refuse(k, "one work-group's bytes exceed the device's budget");
-  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (budget %llu bytes, %llu-byte pages)%s",
-            k->name.c_str(), d->label().c_str(), L.slices.size(), (unsigned long long)L.slices.front().count,
-            (unsigned long long)budget, (unsigned long long)(uint64_t(1) << L.pageShift),
+  uint64_t resident = 0;
+  for (const VastArg &a : L.args) resident += a.resident ? a.frameBytes : 0;
+  TUTTI_LOG(Info, "VAST: '%s' on %s in %zu slice(s) of %llu groups (%d frame set(s), %llu resident bytes, %llu-byte pages)%s",
+            k->name.c_str(), d->label().c_str(), L.slices.size(), (unsigned long long)L.slices.front().count, L.sets,
+            (unsigned long long)resident, (unsigned long long)(uint64_t(1) << L.pageShift),
             nd ? ", a piece of a split" : "");
   return true;
 }
@@ -351,9 +398,10 @@ bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t t
 
 uint64_t movedBytes(const VastLaunch &L) {
   uint64_t n = 0;
-  for (const VastSlice &s : L.slices)
-    for (const auto &runs : s.runs)
-      for (const PageRun &r : runs) n += r.count << L.pageShift;
+  for (size_t i = 0; i < L.slices.size(); ++i)
+    for (size_t j = 0; j < L.slices[i].runs.size(); ++j)
+      if (i == 0 || !L.args[j].resident)
+        for (const PageRun &r : L.slices[i].runs[j]) n += r.count << L.pageShift;
   return n;
 }
 

@@ -129,3 +129,86 @@ TEST_F(Vast, BufferPassedTwiceSeesItsOwnWrites) {
       break;
     }
 }
+
+// Every group reads all of one buffer (Nbody's positions): that buffer is resident, copied
+// to the device once for the whole launch, where each slice would otherwise copy it again;
+// and it is outside the two frame sets' budget (alone it exceeds half of it).
+TEST_F(Vast, BufferEveryGroupReadsIsCopiedOnce) {
+  VAST_ONLY();
+  const size_t m = 1 << 17, n = 1 << 17;  // 512 KiB read whole by every group; 512 KiB in and out
+  std::vector<cl_float> all(m), w(n), out(n);
+  for (size_t i = 0; i < m; ++i) all[i] = float(i % 1000) * 0.25f;
+  for (size_t i = 0; i < n; ++i) w[i] = float(i % 77);
+  cl_kernel k = makeKernel(makeProgram("__kernel void f(__global const float *all, __global const float *w,\n"
+                                       "                __global float *out, uint m) {\n"
+                                       "  size_t i = get_global_id(0);\n"
+                                       "  float s = 0.0f;\n"
+                                       "  for (uint j = (uint)get_local_id(0); j < m; j += 4096) s += all[j];\n"
+                                       "  out[i] = w[i] + s;\n"
+                                       "}\n"),
+                           "f");
+  cl_mem ba = makeBuffer(m * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, all.data());
+  cl_mem bw = makeBuffer(n * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.data());
+  cl_mem bo = makeBuffer(n * 4, CL_MEM_WRITE_ONLY);
+  ASSERT_FALSE(HasFailure());
+  const cl_uint mm = cl_uint(m);
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof ba, &ba));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof bw, &bw));
+  ASSERT_CL_OK(clSetKernelArg(k, 2, sizeof bo, &bo));
+  ASSERT_CL_OK(clSetKernelArg(k, 3, sizeof mm, &mm));
+  cl_ulong k0, h0, k1, h1;
+  counters(&k0, &h0);
+  const size_t global = n, local = 64;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr));
+  counters(&k1, &h1);
+  EXPECT_GT(k1, k0) << "the paging device ran no kernel";
+  // Each local id sums the same 32 elements in the same order on every device.
+  std::vector<float> sums(local);
+  for (size_t l = 0; l < local; ++l)
+    for (size_t j = l; j < m; j += 4096) sums[l] += all[j];
+  for (size_t i = 0; i < n; ++i)
+    if (out[i] != w[i] + sums[i % local]) {
+      ADD_FAILURE() << "out[" << i << "] = " << out[i] << ", not " << w[i] + sums[i % local];
+      break;
+    }
+  // The whole buffer once, w once, and a page of rounding for each.
+  EXPECT_LE(h1 - h0, (m + n) * 4 + 2 * (64u << 10)) << "the buffer every group reads crossed more than once";
+}
+
+// One group's window (480 KiB) exceeds half the budget of a 1 MiB device: the slices run
+// from one frame set of the whole budget, not pipelined, rather than off the device.
+TEST_F(Vast, GroupLargerThanHalfTheBudgetRunsFromOneFrameSet) {
+  VAST_ONLY();
+  const size_t chunk = 122880, groups = 4, local = 64;
+  std::vector<cl_int> in(chunk * groups), out(groups * local);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = cl_int(i % 1013);
+  cl_kernel k = makeKernel(makeProgram("__kernel void g(__global const int *in, __global int *out) {\n"
+                                       "  size_t base = get_group_id(0) * 122880;\n"
+                                       "  int s = 0;\n"
+                                       "  for (uint j = (uint)get_local_id(0); j < 122880; j += 64) s += in[base + j];\n"
+                                       "  out[get_global_id(0)] = s;\n"
+                                       "}\n"),
+                           "g");
+  cl_mem bi = makeBuffer(in.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.data());
+  cl_mem bo = makeBuffer(out.size() * 4, CL_MEM_WRITE_ONLY);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_CL_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+  ASSERT_CL_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+  cl_ulong k0, h0, k1, h1;
+  counters(&k0, &h0);
+  const size_t global = groups * local;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr, nullptr));
+  counters(&k1, &h1);
+  EXPECT_GT(k1, k0) << "the paging device ran no kernel";
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t l = 0; l < local; ++l) {
+      cl_int s = 0;
+      for (size_t j = l; j < chunk; j += local) s += in[g * chunk + j];
+      if (out[g * local + l] != s) {
+        ADD_FAILURE() << "out[" << g * local + l << "] = " << out[g * local + l] << ", not " << s;
+        return;
+      }
+    }
+}

@@ -43,8 +43,12 @@ run() {
 WANT="vast_rebased=1 " run vectoradd-auto VectorAdd 8
 run blackscholes-auto BlackScholes 8
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
-# Every group reads all of B (1 MiB): two frame sets of it need more than 2 MiB.
-run matrixmultiplication MatrixMultiplication 2 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:6M
+# Every group reads all of B (1 MiB), more than one of two frame sets holds within 2 MiB:
+# B is resident, one frame buffer for both sets, copied in once.
+WANT="vast_resident_bytes=[1-9]" run matrixmultiplication-resident MatrixMultiplication 4 TUTTI_VAST=force
+# Nbody's groups read every position (at indices the ranges do not bound): resident too,
+# in a device a third of the size of its buffers.
+WANT="vast_resident_bytes=[1-9]" run nbody-resident Nbody 4 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:256K TUTTI_VAST_PAGE=4096
 # A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
 # Its windows are one run of pages each, so the rebased kernel runs them; and the paged
 # kernel, with its page tables, when told to (TUTTI_VAST_REBASE=0).
