@@ -118,18 +118,37 @@ uint64_t movedBytes(const VastLaunch &L);
 
 // Slices from the index ranges of groups [g0, g1) within `usable` bytes of the device:
 // resident args outside the sets, two sets where maxSets allows and a group fits half of
-// what is left, else one. Sets L.sets.
-bool planRanged(VastLaunch &L, double usable, uint64_t lptBytes, int maxSets, uint64_t g0, uint64_t g1,
-                SkmdProgram &sp) {
-  const double rest = usable - double(markResident(L, g0, g1));
-  for (L.sets = maxSets; L.sets >= 1; --L.sets) {
-    const double budget = (rest - L.sets * double(lptBytes)) / L.sets;
-    if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1, sp)) return true;
-  }
+// what is left, else one. Where no group fits at the page size, smaller pages (down to
+// 4 KiB): a small device's windows round up to fewer bytes. Sets L.sets and L.pageShift.
+bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t g1, SkmdProgram &sp) {
+  const unsigned shift0 = L.pageShift;
+  auto setPages = [&L](unsigned shift) {
+    L.pageShift = shift;
+    uint64_t lptBytes = 0;
+    for (VastArg &a : L.args) {
+      a.pages = (a.root->size + (size_t(1) << shift) - 1) >> shift;
+      lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+    }
+    return lptBytes;
+  };
+  // Pipelined at any page size before one set.
+  for (L.sets = maxSets; L.sets >= 1; --L.sets)
+    for (unsigned shift = shift0; shift >= cc::kVastMinPageShift; --shift) {
+      const uint64_t lptBytes = setPages(shift);
+      const double budget = (usable - double(markResident(L, g0, g1)) - L.sets * double(lptBytes)) / L.sets;
+      if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1, sp)) {
+        if (shift != shift0)
+          TUTTI_LOG(Info, "VAST: %llu-byte pages: a work-group's windows do not fit at %llu",
+                    (unsigned long long)(uint64_t(1) << shift), (unsigned long long)(uint64_t(1) << shift0));
+        return true;
+      }
+    }
+  setPages(shift0);
   L.sets = maxSets;
   for (VastArg &a : L.args) a.resident = false;
   return false;
 }
+
 bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
                  std::string &why);
 
@@ -233,7 +252,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
                (readOnly || ai.write_range_known);
     bufferBytes += a.root->size;
   }
-  bool ranged = bounded && planRanged(L, usable, lptBytes, maxSets, g0, g1, *sp);
+  bool ranged = bounded && planRanged(L, usable, maxSets, g0, g1, *sp);
   if (!inspector) {
     if (!ranged) return refuse(k, "a piece of a split is paged only where the index ranges bound its groups' bytes");
   } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
@@ -241,14 +260,18 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
     // The inspector's slices hold every page they touch in each set (no resident buffers).
     const double budgetD = (usable - maxSets * double(lptBytes)) / maxSets;
     bool inspected = budgetD > 0 && planInspect(cmd, L, slot, uint64_t(budgetD), bufferBytes, why);
-    if (inspected) {
+    if (inspected) {  // at the configured page
       L.sets = maxSets;
-      for (VastArg &a : L.args) a.resident = false;
+      pageShiftOf(s.vast_page, L.pageShift);
+      for (VastArg &a : L.args) {
+        a.resident = false;
+        a.pages = (a.root->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
+      }
     } else if (budgetD <= 0) {
       why = "its page tables alone exceed the device's budget";
     }
     // Without an inspector, unknown ranges still page whole buffers where those fit.
-    if (!inspected && !ranged && !planRanged(L, usable, lptBytes, maxSets, g0, g1, *sp)) return refuse(k, why);
+    if (!inspected && !ranged && !planRanged(L, usable, maxSets, g0, g1, *sp)) return refuse(k, why);
   }
   if (L.inspect) {
     TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",

@@ -49,6 +49,10 @@ WANT="vast_resident_bytes=[1-9]" run matrixmultiplication-resident MatrixMultipl
 # Nbody's groups read every position (at indices the ranges do not bound): resident too,
 # in a device a third of the size of its buffers.
 WANT="vast_resident_bytes=[1-9]" run nbody-resident Nbody 4 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:256K TUTTI_VAST_PAGE=4096
+# The same without a page size: 64 KiB pages leave no room for a group's own windows, so
+# the plan takes smaller ones.
+WANT="byte pages: a work-group's windows do not fit at 65536" run nbody-smaller-pages Nbody 4 TUTTI_VAST=force \
+  TUTTI_MEM_LIMIT=1:256K TUTTI_LOG=info
 # A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
 # Its windows are one run of pages each, so the rebased kernel runs them; and the paged
 # kernel, with its page tables, when told to (TUTTI_VAST_REBASE=0).
