@@ -245,33 +245,48 @@ cl_int inspectOnce(VastRun &run, uint64_t per);
 // Runs the inspector over every set (in chunks) on its CPU device and builds the slices.
 // Eq. 4.1's granularity assumes every group touches an equal share of the buffers; where
 // one set touches more pages than a frame set holds (a transpose's scattered rows), the
-// sets shrink (a quarter each time, down to single groups) and it runs again.
+// sets shrink (a quarter each time, down to single groups) and it runs again. Where one
+// group alone does not fit (MersenneTwister's strided rows, a 64 KiB page each), pages
+// shrink to 16 and 4 KiB, and then one frame set takes the whole budget.
 cl_int inspect(VastRun &run) {
   VastLaunch &L = *run.L;
-  uint64_t per = L.inspect->groupsPerSet;
+  VastInspect &I = *L.inspect;
+  const uint64_t per0 = I.groupsPerSet;
+  const unsigned shift0 = L.pageShift;
+  uint64_t per = per0;
   for (;;) {
     cl_int err = inspectOnce(run, per);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE && per == 1 && L.sets > 1) {
-      // One work-group's pages exceed half the budget: one set of twice the bytes, the
-      // slices unpipelined.
-      uint64_t lptBytes = 0;
-      for (const VastArg &a : L.args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-      L.inspect->budget = 2 * L.inspect->budget + lptBytes;
-      L.sets = 1;
-      per = L.inspect->groupsPerSet;
-      L.slices.clear();
-      for (VastArg &a : L.args) a.frameBytes = 0;
-      continue;
-    }
-    if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE || per == 1) {
-      if (err != CL_SUCCESS) TUTTI_LOG(Error, "VAST: one work-group touches more pages than %s holds",
-                                       run.ds->dev->label().c_str());
-      L.inspect->groupsPerSet = per;
+    if (err != CL_MEM_OBJECT_ALLOCATION_FAILURE) {
+      I.groupsPerSet = per;
+      if (err == CL_SUCCESS && (L.pageShift != shift0 || L.sets == 1))
+        TUTTI_LOG(Info, "VAST: inspected with %llu-byte pages and %d frame set(s): a work-group's pages did not fit",
+                  (unsigned long long)(uint64_t(1) << L.pageShift), L.sets);
       return err;
     }
-    per = std::max<uint64_t>(1, per / 4);
     L.slices.clear();
     for (VastArg &a : L.args) a.frameBytes = 0;
+    if (per > 1) {
+      per = std::max<uint64_t>(1, per / 4);
+      continue;
+    }
+    if (L.pageShift >= cc::kVastMinPageShift + 2) {
+      L.pageShift -= 2;
+    } else if (L.sets > 1 && I.usable > 0) {
+      L.sets = 1;
+      L.pageShift = shift0;
+    } else {
+      TUTTI_LOG(Error, "VAST: one work-group touches more pages than %s holds", run.ds->dev->label().c_str());
+      return err;
+    }
+    uint64_t lptBytes = 0;
+    for (VastArg &a : L.args) {
+      a.pages = (a.root->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
+      lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+    }
+    const double budget = (I.usable - L.sets * double(lptBytes)) / L.sets;
+    if (budget <= 0) return err;
+    I.budget = uint64_t(budget);
+    per = per0;
   }
 }
 

@@ -72,6 +72,7 @@ struct VastInspect {
   std::vector<cl_mem> bound;     // per kernel argument: the real buffer bound (or null)
   uint64_t groupsPerSet = 1;     // Eq. 4.1
   uint64_t budget = 0;           // bytes of one frame set
+  double usable = 0;             // bytes of the device all sets and LPTs may take
 };
 
 struct VastLaunch {

@@ -261,6 +261,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
     const double budgetD = (usable - maxSets * double(lptBytes)) / maxSets;
     bool inspected = budgetD > 0 && planInspect(cmd, L, slot, uint64_t(budgetD), bufferBytes, why);
     if (inspected) {  // at the configured page
+      L.inspect->usable = usable;
       L.sets = maxSets;
       pageShiftOf(s.vast_page, L.pageShift);
       for (VastArg &a : L.args) {

@@ -70,10 +70,13 @@ run vectoradd-4k VectorAdd 8 TUTTI_VAST_PAGE=4096
 run histogramatomic-2m HistogramAtomic 1 TUTTI_VAST=force TUTTI_VAST_PAGE=2097152 TUTTI_MEM_LIMIT=1:12M
 # The inspector: data-dependent bins (atomics), and a transpose whose index ranges would
 # move 100x its bytes (columns), at 4 KiB pages; the mersenneTwister kernel writes 256
-# strided rows per group, more than the device holds, so it runs without VAST elsewhere.
+# strided rows per group, 16 MiB in 64 KiB pages, so the inspector retries at 4 KiB; in
+# 1 MiB not even 4 KiB pages hold a group, and it runs without VAST elsewhere.
 INSPECTED=1 run histogramatomic-inspector HistogramAtomic 2 TUTTI_VAST=force
 INSPECTED=1 run transpose-inspector MatrixTranspose 2 TUTTI_VAST=force TUTTI_VAST_PAGE=4096 TUTTI_MEM_LIMIT=1:8M
-INSPECTED=0 run mersennetwister-falls-back MersenneTwister 1 TUTTI_VAST=force
+WANT="inspected with 4096-byte pages" INSPECTED=1 run mersennetwister-smaller-pages MersenneTwister 8 \
+  TUTTI_VAST=force TUTTI_LOG=info
+INSPECTED=0 run mersennetwister-falls-back MersenneTwister 1 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:1M
 # One frame set, slices in turn (no pipeline): shared bytes go through the homes.
 run vectoradd-one-set VectorAdd 8 TUTTI_VAST_PIPELINE=0
 INSPECTED=1 run histogramatomic-one-set HistogramAtomic 2 TUTTI_VAST=force TUTTI_VAST_PIPELINE=0

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # vast_fig.sh - thesis Fig. 4.10 / 4.11 equivalents for VAST (issue 18), from the bundle.
 #
-#   ./vast_fig.sh OUT_DIR [--apps A,B:SIZE] [--repeat 3] [--ratio 3] [--size small] [--timeout 120]
+#   ./vast_fig.sh OUT_DIR [--apps A,B:SIZE[:RATIO[:OPT=V/OPT=V]]] [--repeat 3] [--ratio 3] [--size small] [--timeout 120]
 #
+# An app's spec may name its own preset, data-to-budget ratio and app options
+# (Nbody:small:3:n=65536 runs `Nbody --size small --n 65536` with data 3x the budget).
 # For each app: natively on the GPU and on the PoCL CPU device, then under Tutti on the GPU
 # with TUTTI_MEM_LIMIT set to the app's buffer bytes / RATIO (Fig. 4.10: data RATIO x the
 # budget; VAST vs the CPU), and with TUTTI_VAST=force and no limit (Fig. 4.11: data that
@@ -41,12 +43,12 @@ echo "native GPU --device $gpu, CPU --device $cpu; Tutti's GPU is backing device
 one() {  # app mode
   local app=$1 mode=$2 line
   case $mode in
-    gpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" --device "$gpu" 2>&1) ;;
-    cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" --size "$size" --device "$cpu" 2>&1) ;;
+    gpu) line=$(timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" --device "$gpu" 2>&1) ;;
+    cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" --device "$cpu" 2>&1) ;;
     vast) line=$(TUTTI_MEM_LIMIT=$tgpu:$limit TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
-                 timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
+                 timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
     forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
-                   timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1) ;;
+                   timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
   esac
   local st wall slices kms
   st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)
@@ -61,12 +63,18 @@ median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if
 
 printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\n" > "$out/vast.tsv"
 for spec in ${apps//,/ }; do
-  # APP:SIZE runs that app at its own preset (Nbody's CPU run at thesis size takes minutes).
-  app=${spec%%:*} size=$gsize
-  [ "$spec" = "$app" ] || size=${spec#*:}
+  # APP:SIZE[:RATIO[:OPTS]] runs that app at its own preset (Nbody's CPU run at thesis size
+  # takes minutes), data-to-budget ratio and options.
+  IFS=: read -r app size r opt <<<"$spec"
+  size=${size:-$gsize} r=${r:-$ratio}
+  opts=()
+  if [ -n "$opt" ]; then
+    IFS=/ read -ra kv <<<"$opt"
+    for o in "${kv[@]}"; do opts+=("--${o%%=*}" "${o#*=}"); done
+  fi
   # The app's buffer bytes: what a forced run moved in per launch (one slice holds every buffer).
   probe=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
-          timeout "$tmo" "$here/apps/$app" --size "$size" 2>&1)
+          timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1)
   # In and out: a new output's bytes are undefined and are not copied in, but the data
   # the launch handles include them (a buffer both read and written counts twice).
   bytes=$(grep -o 'vast_in_bytes=[0-9]*' <<<"$probe" | cut -d= -f2)
@@ -77,7 +85,7 @@ for spec in ${apps//,/ }; do
   # up, and the budget is for one launch's.
   launches=$(grep -o 'vast_launches=[0-9]*' <<<"$probe" | cut -d= -f2)
   bytes=$((bytes / ${launches:-1}))
-  limit=$((bytes / ratio))
+  limit=$(awk -v b="$bytes" -v r="$r" 'BEGIN {printf "%d", b / r}')
   declare -A t=() s=() kt=()
   for ((r = 0; r < repeat; r++)); do
     for m in gpu cpu vast forced; do
