@@ -57,7 +57,10 @@ bool planCommand(Command *cmd, bool final) {
     if (t0) traceSpan(-1, "tutti", "skmd plan", t0, nowNs(), 0);
     if (split) return true;
   }
-  if (vastPlan(cmd)) return true;
+  uint64_t t0 = tracing() && !cmd->vast ? nowNs() : 0;
+  bool paged = vastPlan(cmd);
+  if (t0) traceSpan(-1, "tutti", paged ? "vast plan" : "vast plan (not paged)", t0, nowNs(), 0);
+  if (paged) return true;
   chooseSlot(cmd);
   return true;
 }

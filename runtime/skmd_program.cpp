@@ -1,6 +1,7 @@
 // skmd_program.cpp - compiles a program's partition-ready variants for each backing device.
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 
 #include <tutti/compiler.h>
 
@@ -11,6 +12,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "trace.h"
 #include "transfer_probe.h"
 
 namespace tutti {
@@ -107,6 +109,7 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
   size_t n = ctx->slots.size(), usable = 0;
   sp->progs.assign(n, nullptr);
   sp->results.assign(n, nullptr);
+  std::vector<std::shared_ptr<const cc::CompileResult>> res(n);
   for (size_t s = 0; s < n; ++s) {
     DeviceSlot &ds = ctx->slots[s];
     cc::CompileRequest req;
@@ -123,27 +126,47 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
     req.emit_vast_variants = set.vast == VastMode::Force ||
                              (set.vast == VastMode::Auto && (backend().anyGpu() || !set.mem_limit.limits.empty()));
     std::string key = std::string(cc::targetName(req.target)) + arch + (req.emit_vast_variants ? "+vast" : "");
-    auto &res = byTarget[key];
-    if (!res) {
-      std::shared_ptr<cc::CompileResult> r;
+    auto &r = byTarget[key];
+    if (!r) {
+      const uint64_t t0 = tracing() ? nowNs() : 0;
+      std::shared_ptr<cc::CompileResult> c;
       {
         std::lock_guard<std::mutex> g(g_compileMu);
-        r = std::make_shared<cc::CompileResult>(cc::compile(req));
+        c = std::make_shared<cc::CompileResult>(cc::compile(req));
       }
-      TUTTI_LOG(Info, "compiled program for %s in %.1f ms%s", key.c_str(), r->compile_ms,
-                r->from_cache ? " (cached)" : "");
-      if (!r->ok) TUTTI_LOG(Warn, "kernel compiler (%s): %s", key.c_str(), r->error.c_str());
-      res = r;
+      if (t0) traceSpan(-1, "tutti", "compile partition-ready program", t0, nowNs(), 0);
+      TUTTI_LOG(Info, "compiled program for %s in %.1f ms%s", key.c_str(), c->compile_ms,
+                c->from_cache ? " (cached)" : "");
+      if (!c->ok) TUTTI_LOG(Warn, "kernel compiler (%s): %s", key.c_str(), c->error.c_str());
+      r = c;
     }
-    if (!res->ok) continue;
-    std::string why;
-    sp->progs[s] = buildOn(ds, *res, why);
+    if (r->ok) res[s] = r;
+  }
+  // The drivers build in parallel: the program costs the slowest driver's build, not the
+  // sum (PoCL's LLVM next to NVIDIA's PTX JIT).
+  std::vector<std::string> why(n);
+  auto build = [&](size_t s) {
+    const uint64_t t0 = tracing() ? nowNs() : 0;
+    sp->progs[s] = buildOn(ctx->slots[s], *res[s], why[s]);
+    if (t0) traceSpan(ctx->slots[s].dev->index, "tutti", "build partition-ready program", t0, nowNs(), 0);
+  };
+  std::vector<std::thread> others;
+  size_t mine = n;
+  for (size_t s = 0; s < n; ++s) {
+    if (!res[s]) continue;
+    if (mine == n) mine = s;
+    else others.emplace_back(build, s);
+  }
+  if (mine < n) build(mine);
+  for (std::thread &t : others) t.join();
+  for (size_t s = 0; s < n; ++s) {
+    if (!res[s]) continue;
     if (!sp->progs[s]) {
-      TUTTI_LOG(Warn, "%s: partition-ready program does not build: %s", ds.dev->label().c_str(),
-                why.c_str());
+      TUTTI_LOG(Warn, "%s: partition-ready program does not build: %s", ctx->slots[s].dev->label().c_str(),
+                why[s].c_str());
       continue;
     }
-    sp->results[s] = res;
+    sp->results[s] = res[s];
     ++usable;
   }
   sp->ok = usable >= 2;
@@ -164,8 +187,14 @@ std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &so
                                          const std::string &options,
                                          const std::vector<std::string> &kernelNames) {
   // Profiling mode times the partition-ready kernels of whole launches too: built here,
-  // with the API lock released, not at the first launch under it.
-  if ((settings().mode == KernelMode::Whole && settings().profile == ProfileMode::Off) || source.empty())
+  // with the API lock released, not at the first launch under it. So are VAST's variants
+  // where the settings make paging likely (TUTTI_VAST=force, a TUTTI_MEM_LIMIT): a GPU's
+  // PTX JIT and PoCL's build of every variant cost FDTD3d's first launch 108 ms on an
+  // H200, which the app's own build is where it would pay natively.
+  const Settings &set = settings();
+  const bool vastLikely =
+      set.vast == VastMode::Force || (set.vast == VastMode::Auto && !set.mem_limit.limits.empty());
+  if ((set.mode == KernelMode::Whole && set.profile == ProfileMode::Off && !vastLikely) || source.empty())
     return nullptr;
   uint64_t t0 = nowNs();
   std::shared_ptr<SkmdProgram> sp = compileSkmd(ctx, source, options);

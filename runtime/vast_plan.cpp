@@ -382,9 +382,20 @@ bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t t
   L->slices.clear();
   for (VastArg &a : L->args) a.frameBytes = 0;
   // Slices in order: each the longest group range whose windows fit (doubling, then
-  // bisection on the count; windows grow with the range). `total`: the end group.
+  // bisection on the count; windows grow with the range). `total`: the end group. The
+  // previous slice's count is tried first: where it fits and one group more does not, it
+  // is the answer in two evaluations (a uniform kernel's slices are equal; each
+  // evaluation of FDTD3d's 3-D ranges takes ~0.3 ms, and its first launch spent 47 ms here).
+  uint64_t prevCount = 0;
   for (uint64_t first = g0; first < total;) {
     uint64_t lo = 0, hi = 1;
+    if (prevCount && first + prevCount < total && bytesFor(*L, first, prevCount) <= budget) {
+      lo = prevCount;
+      hi = prevCount + 1;
+      if (bytesFor(*L, first, hi) > budget) goto found;
+      lo = hi;
+      hi = std::min(hi * 2, total - first);
+    }
     while (first + hi <= total && bytesFor(*L, first, hi) <= budget) {
       lo = hi;
       if (first + hi == total) break;
@@ -397,6 +408,8 @@ bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t t
         (bytesFor(*L, first, mid) <= budget ? lo : hi) = mid;
       }
     }
+  found:
+    prevCount = lo;
     VastSlice sl;
     sl.first = first;
     sl.count = lo;
