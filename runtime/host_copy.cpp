@@ -29,4 +29,15 @@ void hostCopy(void *dst, const void *src, size_t n, size_t minPart) {
   });
 }
 
+void hostCopyRows(char *dst, size_t dstPitch, const char *src, size_t srcPitch, size_t n, size_t rows,
+                  size_t minPart) {
+  if (rows == 1 || (dstPitch == n && srcPitch == n)) return hostCopy(dst, src, n * rows, minPart);
+  size_t parts = std::min<size_t>({n * rows / std::max<size_t>(minPart, 1), poolThreads(), rows});
+  auto copy = [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) std::memcpy(dst + r * dstPitch, src + r * srcPitch, n);
+  };
+  if (parts < 2) return copy(0, rows);
+  parallelFor(parts, [&](size_t i) { copy(rows * i / parts, rows * (i + 1) / parts); });
+}
+
 }  // namespace tutti

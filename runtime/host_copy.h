@@ -7,5 +7,9 @@ namespace tutti {
 // Host homes are often fresh pages whose first-touch faults dominate a single-threaded
 // copy: large copies are split over the copy pool in parts of at least minPart bytes.
 void hostCopy(void *dst, const void *src, size_t n, size_t minPart = 2u << 20);
+// rows copies of n bytes, srcPitch apart in src and dstPitch apart in dst, the rows split
+// over the copy pool the same way (a paged slice's strided rows through the pinned ring).
+void hostCopyRows(char *dst, size_t dstPitch, const char *src, size_t srcPitch, size_t n, size_t rows,
+                  size_t minPart = 2u << 20);
 
 }  // namespace tutti

@@ -62,9 +62,7 @@ cl_int PinnedRing::land(Region &r) {
     r.busy.reset();
   }
   if (r.dst && err == CL_SUCCESS) {
-    if (r.rows == 1 || r.pitch == r.n) hostCopy(r.dst, r.p, r.n * r.rows, 256u << 10);
-    else
-      for (size_t i = 0; i < r.rows; ++i) std::memcpy(r.dst + i * r.pitch, r.p + i * r.n, r.n);
+    hostCopyRows(r.dst, r.pitch, r.p, r.n, r.n, r.rows, 256u << 10);
   }
   r.dst = nullptr;
   return err;
@@ -123,9 +121,7 @@ cl_int PinnedRing::in(cl_mem buf, size_t off, size_t bufPitch, const char *src, 
     const size_t group = std::min(rows - row, regionBytes_ / n);
     Region *r = acquire(&err);
     if (err != CL_SUCCESS) break;
-    if (group == 1 || hostPitch == n) hostCopy(r->p, src + row * hostPitch, n * group, 256u << 10);
-    else
-      for (size_t i = 0; i < group; ++i) std::memcpy(r->p + i * n, src + (row + i) * hostPitch, n);
+    hostCopyRows(r->p, n, src + row * hostPitch, hostPitch, n, group, 256u << 10);
     if (group == 1)
       err = d.clEnqueueWriteBuffer(q_, buf, CL_FALSE, off + row * bufPitch, n, r->p, nWait, wait, r->busy.out());
     else {

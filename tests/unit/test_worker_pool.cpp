@@ -39,3 +39,23 @@ TEST(WorkerPool, HostCopyCopiesEveryByte) {
     ASSERT_EQ(dst, src) << n;
   }
 }
+
+// Strided rows both ways, split over the pool or not: every row's bytes land, and the gaps
+// between rows on the destination side stay as they were.
+TEST(WorkerPool, HostCopyRowsCopiesEveryRowAndNothingElse) {
+  struct Shape {
+    size_t n, rows, srcPitch, dstPitch;
+  };
+  for (Shape s : {Shape{64, 1, 64, 64}, Shape{4096, 300, 8192, 4096}, Shape{65536, 97, 65536, 131072 + 8},
+                  Shape{3000, 4000, 3001, 5000}}) {
+    std::vector<unsigned char> src((s.rows - 1) * s.srcPitch + s.n), dst((s.rows - 1) * s.dstPitch + s.n, 0xEE);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = (unsigned char)(i * 7 + (i >> 9));
+    hostCopyRows(reinterpret_cast<char *>(dst.data()), s.dstPitch, reinterpret_cast<const char *>(src.data()),
+                 s.srcPitch, s.n, s.rows, 4096);
+    for (size_t i = 0; i < dst.size(); ++i) {
+      const size_t r = i / s.dstPitch, c = i % s.dstPitch;
+      const unsigned char want = c < s.n ? src[r * s.srcPitch + c] : 0xEE;
+      ASSERT_EQ(dst[i], want) << "n=" << s.n << " rows=" << s.rows << " byte " << i;
+    }
+  }
+}
