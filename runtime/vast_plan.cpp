@@ -120,7 +120,8 @@ uint64_t movedBytes(const VastLaunch &L);
 // resident args outside the sets, two sets where maxSets allows and a group fits half of
 // what is left, else one. Where no group fits at the page size, smaller pages (down to
 // 4 KiB): a small device's windows round up to fewer bytes. Sets L.sets and L.pageShift.
-bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t g1, SkmdProgram &sp) {
+bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t g1, SkmdProgram &sp,
+                uint64_t computeUnits) {
   const unsigned shift0 = L.pageShift;
   auto setPages = [&L](unsigned shift) {
     L.pageShift = shift;
@@ -135,8 +136,24 @@ bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t
   for (L.sets = maxSets; L.sets >= 1; --L.sets)
     for (unsigned shift = shift0; shift >= cc::kVastMinPageShift; --shift) {
       const uint64_t lptBytes = setPages(shift);
-      const double budget = (usable - double(markResident(L, g0, g1)) - L.sets * double(lptBytes)) / L.sets;
+      const double rest = usable - double(markResident(L, g0, g1));
+      const double budget = (rest - L.sets * double(lptBytes)) / L.sets;
       if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1, sp)) {
+        // Slices of fewer groups than the device has compute units leave it partly idle
+        // (Nbody's 16 groups of a 132-SM GPU, each as long as the whole launch's wave):
+        // one set of twice the bytes, unpipelined, where its slices are longer.
+        const uint64_t two = L.slices.front().count;
+        if (L.sets > 1 && two < computeUnits && g1 - g0 > two) {
+          std::vector<VastSlice> kept = L.slices;
+          std::vector<size_t> frames;
+          for (const VastArg &a : L.args) frames.push_back(a.frameBytes);
+          if (planFromRanges(L, uint64_t(rest - double(lptBytes)), g0, g1, sp) && L.slices.front().count > two) {
+            L.sets = 1;
+          } else {
+            L.slices = std::move(kept);
+            for (size_t j = 0; j < L.args.size(); ++j) L.args[j].frameBytes = frames[j];
+          }
+        }
         if (shift != shift0)
           TUTTI_LOG(Info, "VAST: %llu-byte pages: a work-group's windows do not fit at %llu",
                     (unsigned long long)(uint64_t(1) << shift), (unsigned long long)(uint64_t(1) << shift0));
@@ -252,7 +269,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
                (readOnly || ai.write_range_known);
     bufferBytes += a.root->size;
   }
-  bool ranged = bounded && planRanged(L, usable, maxSets, g0, g1, *sp);
+  bool ranged = bounded && planRanged(L, usable, maxSets, g0, g1, *sp, d->computeUnits);
   if (!inspector) {
     if (!ranged) return refuse(k, "a piece of a split is paged only where the index ranges bound its groups' bytes");
   } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
@@ -272,7 +289,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
       why = "its page tables alone exceed the device's budget";
     }
     // Without an inspector, unknown ranges still page whole buffers where those fit.
-    if (!inspected && !ranged && !planRanged(L, usable, maxSets, g0, g1, *sp)) return refuse(k, why);
+    if (!inspected && !ranged && !planRanged(L, usable, maxSets, g0, g1, *sp, d->computeUnits)) return refuse(k, why);
   }
   if (L.inspect) {
     TUTTI_LOG(Info, "VAST: '%s' on %s, slices from the inspector on %s (%llu groups per set, budget %llu bytes)",

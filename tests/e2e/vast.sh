@@ -53,6 +53,10 @@ WANT="vast_resident_bytes=[1-9]" run nbody-resident Nbody 4 TUTTI_VAST=force TUT
 # the plan takes smaller ones.
 WANT="byte pages: a work-group's windows do not fit at 65536" run nbody-smaller-pages Nbody 4 TUTTI_VAST=force \
   TUTTI_MEM_LIMIT=1:256K TUTTI_LOG=info
+# In 200 KiB two frame sets hold one group each, fewer than the device's cores: one set
+# of twice the bytes runs longer slices.
+WANT="groups \(1 frame set" run nbody-one-set-longer-slices Nbody 4 TUTTI_VAST=force TUTTI_MEM_LIMIT=1:200K \
+  TUTTI_LOG=info
 # A 3-D stencil whose groups loop over z: a group's planes need more than 2 MiB of frames.
 # Its windows are one run of pages each, so the rebased kernel runs them; and the paged
 # kernel, with its page tables, when told to (TUTTI_VAST_REBASE=0).
