@@ -349,7 +349,8 @@ void startStaging(_cl_context *ctx, int slot) {
   } catch (...) {
     // no thread: the driver's path
   }
-  if (st->ringWanted && settings().vast == VastMode::Force) startRing(st.get());
+  // Every launch paged, or a device given a small budget: VAST is likely from the start.
+  if (st->ringWanted && (settings().vast == VastMode::Force || s.dev->memLimited)) startRing(st.get());
 }
 
 // Pinning 64 MiB of regions and VAST's 128 MiB ring with the context made every process
@@ -358,7 +359,8 @@ void startStaging(_cl_context *ctx, int slot) {
 // copies right after a large buffer is made need them (pinned only from the first large
 // buffer on, VectorAdd at thesis size took 40 ms instead of 17; with 4 MiB regions, 34). The ring
 // comes with the first buffer of a quarter of the device's memory (VAST likely), or with
-// the context under TUTTI_VAST=force (every launch is paged), made in the background once
+// the context under TUTTI_VAST=force (every launch is paged) or a TUTTI_MEM_LIMIT on the
+// device (FDTD3d's first slices waited 46 ms for it), made in the background once
 // the regions are, else when a VAST run first asks for it (takeRing; 46 ms on the H100).
 void stagingForBuffer(_cl_context *ctx, size_t bytes) {
   for (DeviceSlot &s : ctx->slots) {

@@ -394,38 +394,67 @@ bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total,
   return true;
 }
 
+// The longest n in [1, rem] with fits(n), fits being true up to some n and false after;
+// 0 if fits(1) is false. Gallops from `guess` (doubling steps up or down), then bisects:
+// a good guess costs two evaluations.
+template <typename F>
+uint64_t longestFitting(uint64_t rem, uint64_t guess, F fits) {
+  guess = std::clamp<uint64_t>(guess, 1, rem);
+  uint64_t lo = 0, hi = rem + 1;  // fits(lo) (or lo == 0), !fits(hi) (or hi == rem + 1)
+  if (fits(guess)) {
+    lo = guess;
+    for (uint64_t step = 1; lo < rem; step *= 2) {
+      const uint64_t t = std::min(rem, lo + step);
+      if (!fits(t)) {
+        hi = t;
+        break;
+      }
+      lo = t;
+    }
+    if (lo == rem) return lo;
+  } else {
+    hi = guess;
+    for (uint64_t step = 1; hi > 1; step *= 2) {
+      const uint64_t t = hi > step ? hi - step : 1;
+      if (fits(t)) {
+        lo = t;
+        break;
+      }
+      hi = t;
+    }
+    if (lo == 0) return 0;
+  }
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
   VastLaunch *L = &Lr;
   L->slices.clear();
   for (VastArg &a : L->args) a.frameBytes = 0;
-  // Slices in order: each the longest group range whose windows fit (doubling, then
-  // bisection on the count; windows grow with the range). `total`: the end group. The
-  // previous slice's count is tried first: where it fits and one group more does not, it
-  // is the answer in two evaluations (a uniform kernel's slices are equal; each
-  // evaluation of FDTD3d's 3-D ranges takes ~0.3 ms, and its first launch spent 47 ms here).
+  // Slices in order: each the longest group range whose windows fit (windows grow with
+  // the range). `total`: the end group. Each evaluation of the ranges costs (~0.3 ms for
+  // FDTD3d's 3-D ranges; its first launch spent 47 ms here, searching from one group), so
+  // the search starts from a guess: the previous slice's count (a uniform kernel's slices
+  // are equal), or for the first slice the count at which the bytes of one group and of
+  // all of them, taken as linear in the count, reach the budget.
   uint64_t prevCount = 0;
   for (uint64_t first = g0; first < total;) {
-    uint64_t lo = 0, hi = 1;
-    if (prevCount && first + prevCount < total && bytesFor(*L, first, prevCount) <= budget) {
-      lo = prevCount;
-      hi = prevCount + 1;
-      if (bytesFor(*L, first, hi) > budget) goto found;
-      lo = hi;
-      hi = std::min(hi * 2, total - first);
+    const uint64_t rem = total - first;
+    auto fits = [&](uint64_t n) { return bytesFor(*L, first, n) <= budget; };
+    uint64_t guess = prevCount;
+    if (!guess) {
+      const double one = double(bytesFor(*L, first, 1)), all = double(bytesFor(*L, first, rem));
+      const double slope = rem > 1 ? (all - one) / double(rem - 1) : 0;
+      guess = all <= double(budget) ? rem
+              : slope > 0 && double(budget) > one ? uint64_t(std::min(double(rem), (double(budget) - one) / slope)) + 1
+                                                  : 1;
     }
-    while (first + hi <= total && bytesFor(*L, first, hi) <= budget) {
-      lo = hi;
-      if (first + hi == total) break;
-      hi = std::min(hi * 2, total - first);
-    }
+    const uint64_t lo = longestFitting(rem, guess, fits);
     if (lo == 0) return L->slices.clear(), false;
-    if (lo < hi && first + lo < total) {
-      while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        (bytesFor(*L, first, mid) <= budget ? lo : hi) = mid;
-      }
-    }
-  found:
     prevCount = lo;
     VastSlice sl;
     sl.first = first;
