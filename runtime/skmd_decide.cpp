@@ -484,10 +484,8 @@ int strongest(Command *cmd, const std::vector<int> &usable) {
   return best;
 }
 
-}  // namespace
-
-Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                     const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
+Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                         const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
   double items = 1;
@@ -502,7 +500,6 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
     keptArgBytes(cmd, kk, info, nd, scalars);
     d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
     d.predictedSeconds = predictGiven(cmd, kk, id, info, nd, scalars, usable, d.groups, items);
-    notePrediction(d);
     return d;
   }
   bindModels(cmd, kk, id, info, nd, scalars, usable);
@@ -549,11 +546,7 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
   }
   bool allModels = true;
   for (int s : usable) allModels &= times[s].model;
-  if (!allModels) {
-    d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
-    notePrediction(d);
-    return d;
-  }
+  if (!allModels) return algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
   std::vector<double> key = placementKey(cmd, kk, usable);
   for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
     if (it->key == key) {
@@ -561,13 +554,20 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
       ++g_keptDecisions;
       Decision again = it->d;
       std::rotate(it, it + 1, kk.kept.end());  // most recently used last
-      notePrediction(again);
       return again;
     }
   d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
   if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
   kk.kept.push_back({std::move(key), d});
-  notePrediction(d);
+  return d;
+}
+
+}  // namespace
+
+Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                     const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
+  Decision d = decideSplitOnce(cmd, info, nd, scalars, usable);
+  notePrediction(d);  // decisions without a prediction (probes, no model) add nothing
   return d;
 }
 

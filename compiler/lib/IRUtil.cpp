@@ -528,4 +528,17 @@ bool lowerVectorBuiltinsForPaging(Function &F) {
   return changed;
 }
 
+Value *perLane(IRBuilder<> &B, ArrayRef<Value *> ops,
+               const std::function<Value *(IRBuilder<> &, ArrayRef<Value *>)> &f) {
+  auto *VT = dyn_cast<FixedVectorType>(ops[0]->getType());
+  if (!VT) return f(B, ops);
+  Value *r = PoisonValue::get(VT);
+  SmallVector<Value *, 2> lane(ops.size());
+  for (unsigned i = 0; i < VT->getNumElements(); ++i) {
+    for (size_t j = 0; j < ops.size(); ++j) lane[j] = B.CreateExtractElement(ops[j], i);
+    r = B.CreateInsertElement(r, f(B, lane), i);
+  }
+  return r;
+}
+
 }  // namespace tutti::compiler::detail

@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -310,6 +311,11 @@ struct NvptxNativeMathPass : llvm::PassInfoMixin<NvptxNativeMathPass> {
 };
 // An intrinsic of that family (any type): the NVPTX backend aborts on a call left to it.
 bool nvptxCannotLower(const llvm::Function &F);
+
+// f applied lane by lane: on scalars, f(ops); on fixed vectors, f on each lane's
+// elements of ops, reassembled. The NVPTX lowerings above take float scalars only.
+llvm::Value *perLane(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> ops,
+                     const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>)> &f);
 
 // spir64 only: element-wise builtins on vectors over 32 bytes get bodies calling halves.
 struct SplitWideBuiltinsPass : llvm::PassInfoMixin<SplitWideBuiltinsPass> {

@@ -111,16 +111,7 @@ bool floatUnary(const Function &F) {
 void defineWith(Function &F, const Scalar &body) {
   BasicBlock *BB = BasicBlock::Create(F.getContext(), "entry", &F);
   IRBuilder<> B(BB);
-  Value *x = F.getArg(0);
-  Value *r;
-  if (auto *VT = dyn_cast<FixedVectorType>(x->getType())) {
-    r = UndefValue::get(VT);
-    for (unsigned i = 0; i < VT->getNumElements(); ++i)
-      r = B.CreateInsertElement(r, body(B, B.CreateExtractElement(x, i)), i);
-  } else {
-    r = body(B, x);
-  }
-  B.CreateRet(r);
+  B.CreateRet(perLane(B, {F.getArg(0)}, [&body](IRBuilder<> &B, ArrayRef<Value *> v) { return body(B, v[0]); }));
   F.setLinkage(GlobalValue::InternalLinkage);
   F.addFnAttr(Attribute::AlwaysInline);
 }

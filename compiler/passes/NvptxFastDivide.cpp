@@ -58,15 +58,8 @@ PreservedAnalyses NvptxFastDividePass::run(Module &M, ModuleAnalysisManager &) {
         divs.push_back(cast<BinaryOperator>(&I));
   for (BinaryOperator *D : divs) {
     IRBuilder<> B(D);
-    Value *a = D->getOperand(0), *b = D->getOperand(1), *r;
-    if (auto *VT = dyn_cast<FixedVectorType>(D->getType())) {
-      r = PoisonValue::get(VT);
-      for (unsigned i = 0; i < VT->getNumElements(); ++i)
-        r = B.CreateInsertElement(
-            r, divFull(B, B.CreateExtractElement(a, i), B.CreateExtractElement(b, i)), i);
-    } else {
-      r = divFull(B, a, b);
-    }
+    Value *r = perLane(B, {D->getOperand(0), D->getOperand(1)},
+                       [](IRBuilder<> &B, ArrayRef<Value *> v) { return divFull(B, v[0], v[1]); });
     r->takeName(D);
     D->replaceAllUsesWith(r);
     D->eraseFromParent();

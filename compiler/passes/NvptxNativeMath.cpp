@@ -76,17 +76,10 @@ PreservedAnalyses NvptxNativeMathPass::run(Module &M, ModuleAnalysisManager &) {
     IRBuilder<> B(CI);
     B.setFastMathFlags(CI->getFastMathFlags());
     Intrinsic::ID id = CI->getCalledFunction()->getIntrinsicID();
-    Value *x = CI->getArgOperand(0);
-    Value *y = CI->arg_size() > 1 ? CI->getArgOperand(1) : nullptr;
-    Value *r;
-    if (auto *VT = dyn_cast<FixedVectorType>(CI->getType())) {
-      r = PoisonValue::get(VT);
-      for (unsigned i = 0; i < VT->getNumElements(); ++i)
-        r = B.CreateInsertElement(
-            r, lowerScalar(B, id, B.CreateExtractElement(x, i), y ? B.CreateExtractElement(y, i) : nullptr), i);
-    } else {
-      r = lowerScalar(B, id, x, y);
-    }
+    SmallVector<Value *, 2> ops(CI->args());
+    Value *r = perLane(B, ops, [id](IRBuilder<> &B, ArrayRef<Value *> v) {
+      return lowerScalar(B, id, v[0], v.size() > 1 ? v[1] : nullptr);
+    });
     r->takeName(CI);
     CI->replaceAllUsesWith(r);
     CI->eraseFromParent();

@@ -24,7 +24,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import runner  # noqa: E402
+from benchlib import modes, runner  # noqa: E402
 
 
 def spec_args(spec):
@@ -39,13 +39,6 @@ def weights(share, cpu, ndev):
     """TUTTI_PARTITION=fixed weights: `share` percent to the CPU slot, the rest evenly."""
     rest = (100.0 - share) / max(1, ndev - 1)
     return "fixed:" + ",".join("%g" % (share if i == cpu else rest) for i in range(ndev))
-
-
-def tutti_cfg(name, env, lib, db):
-    e = {"TUTTI_STATS": "1"}
-    e.update(env)
-    return {"config": name, "kind": "tutti", "mode": name, "device_index": None, "device": "tutti",
-            "env": e, "tutti_lib": lib, "profile_db": os.path.abspath(db)}
 
 
 def sample_view(s):
@@ -73,12 +66,11 @@ def cmd_run(a):
     out = os.path.join(a.out, a.spec.replace(":", "-"))
     os.makedirs(out, exist_ok=True)
     shares = [int(x) for x in a.shares.split(",")]
-    cfgs = [{"config": "native:%d" % a.gpu, "kind": "native", "device_index": a.gpu, "env": {}}]
-    cfgs.append(tutti_cfg("whole", {"TUTTI_PLACEMENT": "auto"}, a.lib, a.db))
-    cfgs.append(tutti_cfg("auto", {"TUTTI_MODE": "skmd"}, a.lib, a.db))
-    for p in shares:
-        cfgs.append(tutti_cfg("cpu%02d" % p, {"TUTTI_MODE": "skmd",
-                                               "TUTTI_PARTITION": weights(p, a.cpu, a.ndev)}, a.lib, a.db))
+    sweep = [modes.Mode("whole", {"TUTTI_PLACEMENT": "auto"}, ""), modes.Mode("auto", {"TUTTI_MODE": "skmd"}, "")]
+    sweep += [modes.Mode("cpu%02d" % p, {"TUTTI_MODE": "skmd", "TUTTI_PARTITION": weights(p, a.cpu, a.ndev)}, "")
+              for p in shares]
+    # The GPU natively, then each Tutti configuration on a fresh copy of the profile database.
+    cfgs = runner.configs([{"index": a.gpu}], sweep, a.lib, a.db)
     samples = {c["config"]: [] for c in cfgs}
     for r in range(a.repeat):
         for c in cfgs:
