@@ -12,13 +12,14 @@ base=(POCL_DEVICES="pthread basic" TUTTI_MEM_LIMIT=1:2M TUTTI_ZERO_COPY=0 TUTTI_
       TUTTI_STATS=1 TUTTI_KERNEL_CACHE=off)
 
 # run NAME APP MIN_SLICES [VAR=VALUE...]; INSPECTED=N: that many launches used the inspector;
-# WANT=REGEX: the output must match it too (a TUTTI_STATS count, say).
+# WANT=REGEX: the output must match it too (a TUTTI_STATS count, say); ARGS: the app's.
 run() {
-  local name=$1 app=$2 min=$3 inspected=${INSPECTED:-} want=${WANT:-}
-  INSPECTED= WANT=
+  local name=$1 app=$2 min=$3 inspected=${INSPECTED:-} want=${WANT:-} args=${ARGS:-}
+  INSPECTED= WANT= ARGS=
   shift 3
   local out rc slices
-  out=$(env "${base[@]}" "$@" LD_PRELOAD="$lib" timeout 300 "$apps/$app" 2>&1)
+  # shellcheck disable=SC2086  # ARGS are words
+  out=$(env "${base[@]}" "$@" LD_PRELOAD="$lib" timeout 300 "$apps/$app" $args 2>&1)
   rc=$?
   slices=$(grep -o "vast_slices=[0-9]*" <<<"$out" | cut -d= -f2)
   local why=""
@@ -42,6 +43,10 @@ run() {
 # Data that do not fit: VAST takes them without being forced (TUTTI_VAST=auto).
 WANT="vast_rebased=1 " run vectoradd-auto VectorAdd 8
 run blackscholes-auto BlackScholes 8
+# The big runs' modes, small: the app's own arrays are the homes (USE_HOST_PTR), checked
+# through maps; S, K, T in one float4 buffer.
+ARGS="--hostptr 1" run blackscholes-hostptr BlackScholes 4
+ARGS="--hostptr 1 --packed 1" run blackscholes-hostptr-packed BlackScholes 4
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB), more than one of two frame sets holds within 2 MiB:
 # B is resident, one frame buffer for both sets, copied in once.

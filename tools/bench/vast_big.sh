@@ -14,6 +14,11 @@
 # cannot run it natively); 1.75e9 gives 84 GB in all (above the H100's 80 GB). The CPU
 # device holds the data with POCL_MEMORY_LIMIT (GB of host memory PoCL may hand out; its
 # default, 3.7 GB with 1 GiB allocations, would refuse the buffers). Writes OUT_DIR/big.tsv.
+#
+# APP=BlackScholes runs the compute-bound app instead (N options, --hostptr 1: five buffers
+# of 4 N bytes, 84 GB at N = 4.2e9); APP_ARGS adds its options (BlackScholes --packed 1: S,
+# K, T in one float4 buffer of 16 N bytes, over 19.8 GiB from N = 1.33e9). TIMEOUT (300 s)
+# bounds each run.
 set -u
 out=${1:?usage: vast_big.sh OUT_DIR N [N...]}
 shift
@@ -24,18 +29,26 @@ mkdir -p "$out"
 . "$here/vast_devices.sh"  # cpu, tgpu (VAST_FIG_GPU / VAST_FIG_CPU)
 memgb=$(awk '/MemTotal/ {printf "%d", $2 / 1e6 * 0.95}' /proc/meminfo)
 printf "n\tgb_total\tmode\tstatus\twall_ms\tprocess_s\tstats\n" > "$out/big.tsv"
+app=${APP:-VectorAdd} tmo=${TIMEOUT:-300}
 for n in "$@"; do
-  gb=$(awk -v n="$n" 'BEGIN {printf "%.1f", 48 * n / 1e9}')
+  # Bytes per element in all buffers: VectorAdd 3 float4s; BlackScholes 5 floats, or a
+  # float4 and two floats packed.
+  per=48
+  [ "$app" = BlackScholes ] && { per=20; [[ "${APP_ARGS:-}" == *"--packed 1"* ]] && per=24; }
+  gb=$(awk -v n="$n" -v p="$per" 'BEGIN {printf "%.1f", p * n / 1e9}')
   for mode in ${MODES:-tutti cpu}; do
     t0=$(date +%s.%N)
-    args=(--vec 4 --hostptr 1 --n "$n")
+    args=(--hostptr 1 --n "$n")
+    [ "$app" = VectorAdd ] && args+=(--vec 4)
+    # shellcheck disable=SC2206  # APP_ARGS are words
+    args+=(${APP_ARGS:-})
     case $mode in
-      tutti) line=$(TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
-                    "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
-      skmd) line=$(TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
-      fixed) line=$(TUTTI_MODE=skmd TUTTI_PARTITION=fixed:${SPLIT:?} TUTTI_STATS=1 LD_PRELOAD=$lib timeout 300 \
-                    "$here/apps/VectorAdd" "${args[@]}" 2>&1) ;;
-      cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout 300 "$here/apps/VectorAdd" "${args[@]}" --device "$cpu" 2>&1) ;;
+      tutti) line=$(TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib timeout "$tmo" \
+                    "$here/apps/$app" "${args[@]}" 2>&1) ;;
+      skmd) line=$(TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib timeout "$tmo" "$here/apps/$app" "${args[@]}" 2>&1) ;;
+      fixed) line=$(TUTTI_MODE=skmd TUTTI_PARTITION=fixed:${SPLIT:?} TUTTI_STATS=1 LD_PRELOAD=$lib timeout "$tmo" \
+                    "$here/apps/$app" "${args[@]}" 2>&1) ;;
+      cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" "${args[@]}" --device "$cpu" 2>&1) ;;
     esac
     t1=$(date +%s.%N)
     st=$(grep -o 'status=[A-Z]*' <<<"$line" | tail -1 | cut -d= -f2)

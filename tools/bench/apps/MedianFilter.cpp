@@ -2,8 +2,6 @@
 // channel, with the 19 compare-exchange median-of-9 network on uint4 vectors,
 // 2-D NDRange, clamp-to-edge borders.  Exact integer output.
 // Thesis Table 3.2: 7680 x 4320 image.  Any width/height (guarded).
-#include <thread>
-
 #include "common/app.h"
 
 static const char* kSource = R"CLC(
@@ -61,12 +59,7 @@ int main(int argc, char** argv) {
         ref[(y * W + x) * 4 + c] = v[4];
       }
   };
-  {
-    const long T = std::max(1L, std::min((long)std::thread::hardware_concurrency(), (long)H));
-    std::vector<std::thread> ts;
-    for (long t = 0; t < T; ++t) ts.emplace_back(rows, (long)H * t / T, (long)H * (t + 1) / T);
-    for (auto& t : ts) t.join();
-  }
+  app::parallelFor(H, [&](size_t y0, size_t y1) { rows((long)y0, (long)y1); });
 
   a.startWall();
   cl_mem din = a.buffer(CL_MEM_READ_ONLY, bytes);

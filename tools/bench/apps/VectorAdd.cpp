@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <thread>
 
 static const char* kSource = R"CLC(
 #if VEC == 4
@@ -22,16 +21,6 @@ __kernel void vectorAdd(__global const T* a, __global const T* b,
   if (i < n) c[i] = a[i] + b[i];
 }
 )CLC";
-
-// Runs f(begin, end) over [0, n) on every hardware thread: the big mode touches ~100 GB.
-template <class F>
-static void parallelFor(size_t n, F f) {
-  unsigned t = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned k = 0; k < t; ++k)
-    pool.emplace_back([=] { f(n * k / t, n * (k + 1) / t); });
-  for (auto& th : pool) th.join();
-}
 
 // Exactly representable inputs, so the sums are exact and independent of the device.
 static float inA(size_t i) { return (float)(i % 4093) * 0.25f - 500.f; }
@@ -67,7 +56,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "VectorAdd: --hostptr: host allocation of 3 x %zu bytes failed\n", alloc);
       return 2;
     }
-    parallelFor(F, [=](size_t b, size_t e) {
+    app::parallelFor(F, [=](size_t b, size_t e) {
       for (size_t i = b; i < e; ++i) ha[i] = inA(i), hb[i] = inB(i), hc[i] = 0.f;
     });
     a.startWall();
@@ -82,7 +71,7 @@ int main(int argc, char** argv) {
     CHECK_ERR(err, "clEnqueueMapBuffer");
     a.stopWall();
     std::atomic<size_t> mismatches{0}, first{F};
-    parallelFor(F, [&](size_t b, size_t e) {
+    app::parallelFor(F, [&](size_t b, size_t e) {
       size_t m = 0;
       for (size_t i = b; i < e; ++i)
         if (got[i] != inA(i) + inB(i)) {

@@ -65,6 +65,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -140,6 +141,16 @@ inline const char* errorName(cl_int e) {
     default:
       return "CL_UNKNOWN_ERROR";
   }
+}
+
+// Runs f(begin, end) over [0, n) on every hardware thread: big generated inputs and the
+// host references of big runs (VAST's over 80 GB), which one core takes minutes over.
+template <class F>
+void parallelFor(size_t n, F f) {
+  const unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned k = 0; k < t; ++k) pool.emplace_back([=] { f(n * k / t, n * (k + 1) / t); });
+  for (auto& th : pool) th.join();
 }
 
 class App;
