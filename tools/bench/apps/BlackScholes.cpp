@@ -9,7 +9,6 @@
 // over NVIDIA's 19.8 GiB allocation limit from n = 1.33e9).
 #include "common/app.h"
 
-#include <atomic>
 #include <cstdlib>
 
 static const char* kSource = R"CLC(
@@ -120,25 +119,14 @@ static int runHostPtr(app::App& a, cl_program prog, size_t N, bool packed, float
   a.stopWall();
   // The same tolerance as the default mode, checked on every core against prices computed
   // on the fly (no reference arrays: the data may be most of the host's memory).
-  std::atomic<size_t> bad{0}, first{N};
-  app::parallelFor(N, [&](size_t b, size_t e) {
-    size_t m = 0;
-    for (size_t i = b; i < e; ++i) {
-      double rc, rp;
-      priceRef(sAt(i), kAt(i), tAt(i), r, v, rc, rp);
-      if (!(std::fabs(call[i] - rc) <= 1e-3 + 1e-4 * std::fabs(rc)) ||
-          !(std::fabs(put[i] - rp) <= 1e-3 + 1e-4 * std::fabs(rp))) {
-        if (!m) {
-          size_t f = first.load();
-          while (i < f && !first.compare_exchange_weak(f, i)) {}
-        }
-        ++m;
-      }
-    }
-    bad += m;
+  const app::Mismatches mm = app::findMismatches(N, [&](size_t i) {
+    double rc, rp;
+    priceRef(sAt(i), kAt(i), tAt(i), r, v, rc, rp);
+    return !(std::fabs(call[i] - rc) <= 1e-3 + 1e-4 * std::fabs(rc)) ||
+           !(std::fabs(put[i] - rp) <= 1e-3 + 1e-4 * std::fabs(rp));
   });
-  const bool ok = bad == 0;
-  if (!ok) std::printf("FAIL prices: %zu of %zu options mismatch; first at index %zu\n", bad.load(), N, first.load());
+  const bool ok = mm.count == 0;
+  if (!ok) std::printf("FAIL prices: %zu of %zu options mismatch; first at index %zu\n", mm.count, N, mm.first);
   else a.log("call, put: %zu options match, %.1f GB in %d USE_HOST_PTR buffers\n", N, (inBytes + 2.0 * bytes) / 1e9, packed ? 3 : 5);
   CHECK(clEnqueueUnmapMemObject(a.queue, dc, call, 0, nullptr, nullptr));
   CHECK(clEnqueueUnmapMemObject(a.queue, dp, put, 0, nullptr, nullptr));

@@ -70,23 +70,11 @@ int main(int argc, char** argv) {
                                             nullptr, &err);
     CHECK_ERR(err, "clEnqueueMapBuffer");
     a.stopWall();
-    std::atomic<size_t> mismatches{0}, first{F};
-    app::parallelFor(F, [&](size_t b, size_t e) {
-      size_t m = 0;
-      for (size_t i = b; i < e; ++i)
-        if (got[i] != inA(i) + inB(i)) {
-          if (!m) {
-            size_t f = first.load();
-            while (i < f && !first.compare_exchange_weak(f, i)) {}
-          }
-          ++m;
-        }
-      mismatches += m;
-    });
-    const bool ok = mismatches == 0;
+    const app::Mismatches mm = app::findMismatches(F, [&](size_t i) { return got[i] != inA(i) + inB(i); });
+    const bool ok = mm.count == 0;
     if (!ok)
-      std::printf("FAIL c: %zu of %zu mismatch; first at index %zu: got %.9g expected %.9g\n",
-                  mismatches.load(), F, first.load(), (double)got[first], (double)(inA(first) + inB(first)));
+      std::printf("FAIL c: %zu of %zu mismatch; first at index %zu: got %.9g expected %.9g\n", mm.count, F,
+                  mm.first, (double)got[mm.first], (double)(inA(mm.first) + inB(mm.first)));
     else
       a.log("c: %zu values match, %.1f GB in three USE_HOST_PTR buffers\n", F, 3.0 * bytes / 1e9);
     CHECK(clEnqueueUnmapMemObject(a.queue, dc, got, 0, nullptr, nullptr));

@@ -56,6 +56,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -151,6 +152,25 @@ void parallelFor(size_t n, F f) {
   std::vector<std::thread> pool;
   for (unsigned k = 0; k < t; ++k) pool.emplace_back([=] { f(n * k / t, n * (k + 1) / t); });
   for (auto& th : pool) th.join();
+}
+
+// Indices i in [0, n) with bad(i), found on every core: how many, and the first (n: none).
+struct Mismatches {
+  size_t count = 0, first = 0;
+};
+template <class F>
+Mismatches findMismatches(size_t n, F bad) {
+  std::vector<Mismatches> part(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  parallelFor(n, [&](size_t b, size_t e) {
+    Mismatches m{0, n};
+    for (size_t i = b; i < e; ++i)
+      if (bad(i) && !m.count++) m.first = i;
+    part[next++] = m;
+  });
+  Mismatches all{0, n};
+  for (const Mismatches& m : part) all.count += m.count, all.first = std::min(all.first, m.count ? m.first : n);
+  return all;
 }
 
 class App;
