@@ -278,11 +278,7 @@ cl_int inspect(VastRun &run) {
       TUTTI_LOG(Error, "VAST: one work-group touches more pages than %s holds", run.ds->dev->label().c_str());
       return err;
     }
-    uint64_t lptBytes = 0;
-    for (VastArg &a : L.args) {
-      a.pages = (a.root->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
-      lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-    }
+    const uint64_t lptBytes = L.setPageShift(L.pageShift);
     const double budget = (I.usable - L.sets * double(lptBytes)) / L.sets;
     if (budget <= 0) return err;
     I.budget = uint64_t(budget);

@@ -85,6 +85,17 @@ struct VastLaunch {
   // of pages per buffer, without the page-table lookups.
   cl_kernel rebased = nullptr;
   unsigned pageShift = 16;
+  // Sets the page size (2^shift bytes) and every arg's page count; returns one set's
+  // look-ahead page-table bytes (4 per page, at least one page per arg).
+  uint64_t setPageShift(unsigned shift) {
+    pageShift = shift;
+    uint64_t lptBytes = 0;
+    for (VastArg &a : args) {
+      a.pages = (a.root->size + (size_t(1) << shift) - 1) >> shift;
+      lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+    }
+    return lptBytes;
+  }
   // Frame sets the budget was planned for: 2 pipelines the slices; 1 where one set of
   // half the budget cannot hold a single work-group's pages.
   int sets = 2;

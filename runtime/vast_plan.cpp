@@ -113,8 +113,75 @@ uint64_t markResident(VastLaunch &L, uint64_t g0, uint64_t g1) {
   return bytes;
 }
 
-bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t g1, SkmdProgram &sp);
+bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total);
 uint64_t movedBytes(const VastLaunch &L);
+
+// Ranged plans of a program's recent launches: an iterative app (FDTD3d's time steps)
+// launches one shape again and again, and each plan evaluates the ranges of many group
+// counts at several page sizes (~100 ms per launch for FDTD3d at its thesis size on the VM).
+struct RangePlan {
+  std::vector<uint64_t> key;
+  int sets = 0;
+  unsigned pageShift = 0;
+  std::vector<VastSlice> slices;
+  std::vector<size_t> frameBytes;
+  std::vector<bool> resident;
+};
+struct RangePlans {  // SkmdProgram::vastPlans
+  std::mutex mu;
+  std::deque<RangePlan> plans;  // newest first
+};
+constexpr size_t kPlansKept = 16;
+
+// What the plan depends on: the kernel, the launch's shape and scalars, each buffer
+// argument's index, access and size, the configured page, the device's bytes and compute
+// units, the sets allowed and the groups.
+std::vector<uint64_t> planKey(const VastLaunch &L, double usable, int maxSets, uint64_t computeUnits,
+                              uint64_t g0, uint64_t g1) {
+  std::vector<uint64_t> k{uint64_t(uintptr_t(L.info)), L.nd.work_dim, L.pageShift, uint64_t(usable),
+                          uint64_t(maxSets), computeUnits, g0, g1};
+  for (unsigned d = 0; d < 3; ++d) k.insert(k.end(), {L.nd.global_offset[d], L.nd.global_size[d], L.nd.local_size[d]});
+  k.push_back(L.scalars.bits.size());
+  k.insert(k.end(), L.scalars.bits.begin(), L.scalars.bits.end());
+  for (const VastArg &a : L.args) k.insert(k.end(), {a.arg, a.root->size, uint64_t(a.read) << 1 | uint64_t(a.written)});
+  return k;
+}
+
+RangePlans &keptPlans(SkmdProgram &sp) {
+  if (!sp.vastPlans) sp.vastPlans = std::make_shared<RangePlans>();
+  return *static_cast<RangePlans *>(sp.vastPlans.get());
+}
+
+// The plan kept for key into L (sets, pages, resident args, slices, frames), if any.
+bool keptPlan(VastLaunch &L, const std::vector<uint64_t> &key, SkmdProgram &sp) {
+  RangePlans &kept = keptPlans(sp);
+  std::lock_guard<std::mutex> l(kept.mu);
+  for (const RangePlan &p : kept.plans)
+    if (p.key == key) {
+      L.sets = p.sets;
+      L.setPageShift(p.pageShift);
+      L.slices = p.slices;
+      for (size_t j = 0; j < L.args.size(); ++j) {
+        L.args[j].frameBytes = p.frameBytes[j];
+        L.args[j].resident = p.resident[j];
+      }
+      return true;
+    }
+  return false;
+}
+
+void keepPlan(const VastLaunch &L, std::vector<uint64_t> key, SkmdProgram &sp) {
+  RangePlan p{std::move(key), L.sets, L.pageShift, L.slices, {}, {}};
+  for (const VastArg &a : L.args) {
+    p.frameBytes.push_back(a.frameBytes);
+    p.resident.push_back(a.resident);
+  }
+  RangePlans &kept = keptPlans(sp);
+  std::lock_guard<std::mutex> l(kept.mu);
+  kept.plans.push_front(std::move(p));
+  if (kept.plans.size() > kPlansKept) kept.plans.pop_back();
+}
+
 
 // Slices from the index ranges of groups [g0, g1) within `usable` bytes of the device:
 // resident args outside the sets, two sets where maxSets allows and a group fits half of
@@ -122,23 +189,16 @@ uint64_t movedBytes(const VastLaunch &L);
 // 4 KiB): a small device's windows round up to fewer bytes. Sets L.sets and L.pageShift.
 bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t g1, SkmdProgram &sp,
                 uint64_t computeUnits) {
+  std::vector<uint64_t> key = planKey(L, usable, maxSets, computeUnits, g0, g1);
+  if (keptPlan(L, key, sp)) return true;
   const unsigned shift0 = L.pageShift;
-  auto setPages = [&L](unsigned shift) {
-    L.pageShift = shift;
-    uint64_t lptBytes = 0;
-    for (VastArg &a : L.args) {
-      a.pages = (a.root->size + (size_t(1) << shift) - 1) >> shift;
-      lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
-    }
-    return lptBytes;
-  };
   // Pipelined at any page size before one set.
   for (L.sets = maxSets; L.sets >= 1; --L.sets)
     for (unsigned shift = shift0; shift >= cc::kVastMinPageShift; --shift) {
-      const uint64_t lptBytes = setPages(shift);
+      const uint64_t lptBytes = L.setPageShift(shift);
       const double rest = usable - double(markResident(L, g0, g1));
       const double budget = (rest - L.sets * double(lptBytes)) / L.sets;
-      if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1, sp)) {
+      if (budget > 0 && planFromRanges(L, uint64_t(budget), g0, g1)) {
         // Slices of fewer groups than the device has compute units leave it partly idle
         // (Nbody's 16 groups of a 132-SM GPU, each as long as the whole launch's wave):
         // one set of twice the bytes, unpipelined, where its slices are longer.
@@ -147,7 +207,7 @@ bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t
           std::vector<VastSlice> kept = L.slices;
           std::vector<size_t> frames;
           for (const VastArg &a : L.args) frames.push_back(a.frameBytes);
-          if (planFromRanges(L, uint64_t(rest - double(lptBytes)), g0, g1, sp) && L.slices.front().count > two) {
+          if (planFromRanges(L, uint64_t(rest - double(lptBytes)), g0, g1) && L.slices.front().count > two) {
             L.sets = 1;
           } else {
             L.slices = std::move(kept);
@@ -157,10 +217,11 @@ bool planRanged(VastLaunch &L, double usable, int maxSets, uint64_t g0, uint64_t
         if (shift != shift0)
           TUTTI_LOG(Info, "VAST: %llu-byte pages: a work-group's windows do not fit at %llu",
                     (unsigned long long)(uint64_t(1) << shift), (unsigned long long)(uint64_t(1) << shift0));
+        keepPlan(L, std::move(key), sp);
         return true;
       }
     }
-  setPages(shift0);
+  L.setPageShift(shift0);
   L.sets = maxSets;
   for (VastArg &a : L.args) a.resident = false;
   return false;
@@ -241,7 +302,6 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
     va.root = a.mem;
     va.read = ai.read || ai.escapes;
     va.written = ai.written || ai.atomic || ai.escapes;
-    va.pages = (a.mem->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
     // One buffer behind two arguments gets two frame buffers: a write through one would
     // be invisible through the other, and their copy-backs would undo each other.
     for (const VastArg &o : L.args)
@@ -250,8 +310,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
     L.args.push_back(va);
   }
   // Two sets of frames and LPTs: one slice runs while the next one's pages arrive.
-  uint64_t lptBytes = 0;
-  for (const VastArg &a : L.args) lptBytes += std::max<uint64_t>(a.pages, 1) * 4;
+  const uint64_t lptBytes = L.setPageShift(L.pageShift);
   const double usable = double(d->globalMem) * kBudgetShare;
   const int maxSets = s.vast_pipeline ? 2 : 1;
   g1 = std::min(g1, L.nd.totalGroups());
@@ -280,11 +339,10 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
     if (inspected) {  // at the configured page
       L.inspect->usable = usable;
       L.sets = maxSets;
-      pageShiftOf(s.vast_page, L.pageShift);
-      for (VastArg &a : L.args) {
-        a.resident = false;
-        a.pages = (a.root->size + (size_t(1) << L.pageShift) - 1) >> L.pageShift;
-      }
+      unsigned shift = L.pageShift;
+      pageShiftOf(s.vast_page, shift);
+      L.setPageShift(shift);
+      for (VastArg &a : L.args) a.resident = false;
     } else if (budgetD <= 0) {
       why = "its page tables alone exceed the device's budget";
     }
@@ -342,58 +400,6 @@ std::shared_ptr<VastLaunch> vastPlanPiece(Command *cmd, int slot, const cc::NDRa
 
 namespace {
 
-// Plans from the index ranges of a program's recent launches: an iterative app (FDTD3d's
-// time steps) launches one shape again and again, and each plan evaluates the ranges of
-// hundreds of group counts (~100 ms per launch for FDTD3d at its thesis size on the VM).
-struct RangePlan {
-  std::vector<uint64_t> key;
-  std::vector<VastSlice> slices;
-  std::vector<size_t> frameBytes;
-};
-struct RangePlans {  // SkmdProgram::vastPlans
-  std::mutex mu;
-  std::deque<RangePlan> plans;  // newest first
-};
-constexpr size_t kPlansKept = 16;
-
-// What the slices depend on: the kernel, the launch's shape and scalars, each buffer
-// argument's index, access and size, the page, the budget and the groups.
-std::vector<uint64_t> planKey(const VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total) {
-  std::vector<uint64_t> k{uint64_t(uintptr_t(L.info)), L.nd.work_dim, L.pageShift, budget, g0, total};
-  for (unsigned d = 0; d < 3; ++d) k.insert(k.end(), {L.nd.global_offset[d], L.nd.global_size[d], L.nd.local_size[d]});
-  k.push_back(L.scalars.bits.size());
-  k.insert(k.end(), L.scalars.bits.begin(), L.scalars.bits.end());
-  for (const VastArg &a : L.args) k.insert(k.end(), {a.arg, a.root->size, uint64_t(a.read) << 1 | uint64_t(a.written)});
-  return k;
-}
-
-bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total);
-
-// Slices from the index ranges, or the plan kept from an earlier launch of the same shape
-// (sp: the program whose compile result L.info is). False: one group's bytes exceed the
-// budget, or too many slices.
-bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total, SkmdProgram &sp) {
-  if (!sp.vastPlans) sp.vastPlans = std::make_shared<RangePlans>();
-  RangePlans &kept = *static_cast<RangePlans *>(sp.vastPlans.get());
-  std::vector<uint64_t> key = planKey(L, budget, g0, total);
-  {
-    std::lock_guard<std::mutex> l(kept.mu);
-    for (const RangePlan &p : kept.plans)
-      if (p.key == key) {
-        L.slices = p.slices;
-        for (size_t j = 0; j < L.args.size(); ++j) L.args[j].frameBytes = p.frameBytes[j];
-        return true;
-      }
-  }
-  if (!planFromRangesOnce(L, budget, g0, total)) return false;
-  RangePlan p{std::move(key), L.slices, {}};
-  for (const VastArg &a : L.args) p.frameBytes.push_back(a.frameBytes);
-  std::lock_guard<std::mutex> l(kept.mu);
-  kept.plans.push_front(std::move(p));
-  if (kept.plans.size() > kPlansKept) kept.plans.pop_back();
-  return true;
-}
-
 // The longest n in [1, rem] with fits(n), fits being true up to some n and false after;
 // 0 if fits(1) is false. Gallops from `guess` (doubling steps up or down), then bisects:
 // a good guess costs two evaluations.
@@ -431,7 +437,7 @@ uint64_t longestFitting(uint64_t rem, uint64_t guess, F fits) {
   return lo;
 }
 
-bool planFromRangesOnce(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
+bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total) {
   VastLaunch *L = &Lr;
   L->slices.clear();
   for (VastArg &a : L->args) a.frameBytes = 0;

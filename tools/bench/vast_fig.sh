@@ -13,6 +13,13 @@
 # runs interleaved; wall_ms of each app's RESULT line (transfers included). Writes
 # OUT_DIR/vast.tsv, vast.json and vast.md. Each app checks its own result: a run that does
 # not PASS is reported as such, never timed.
+#
+# MODES (default "gpu cpu vast forced") may add `two` (issue 22): under Tutti with
+# TUTTI_MODE=skmd, each GPU at the same budget as `vast`, the groups split evenly over the
+# GPUs (TWO_PARTITION, default fixed:<1 per GPU, 0 elsewhere>; `auto` lets Algorithm 1
+# decide, which without a profile keeps a one-launch app whole). With --ratio
+# 1.5 the data exceed one GPU's budget but fit the GPUs together; two_vs_vast is then what
+# the second GPU adds, and two_share the work-items each backing device ran.
 set -u
 out=${1:?usage: vast_fig.sh OUT_DIR [--apps A,B] [--repeat N] [--ratio R] [--size S]}
 shift
@@ -47,6 +54,8 @@ one() {  # app mode
     cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" --device "$cpu" 2>&1) ;;
     vast) line=$(TUTTI_MEM_LIMIT=$tgpu:$limit TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                  timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
+    two) line=$(TUTTI_MEM_LIMIT=$(printf "%s:$limit," $tgpus | sed "s/,$//") TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib \
+                TUTTI_PARTITION=${TWO_PARTITION:-fixed:$tgpu_split} timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
     forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                    timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
   esac
@@ -57,11 +66,15 @@ one() {  # app mode
   # Kernel time: the paged kernels' own under Tutti, the app's kernel events natively.
   kms=$(grep -o 'vast_kernel_ms=[0-9.]*' <<<"$line" | cut -d= -f2)
   [ -n "$kms" ] || kms=$(grep RESULT <<<"$line" | grep -o ' kernel_ms=[0-9.]*' | cut -d= -f2)
-  if [ "$st" != PASS ]; then echo "${st:-TIMEOUT} - -"; else echo "$wall ${slices:-0} ${kms:--}"; fi
+  # Work-items per backing device, as device:items/device:items (a split's shares).
+  local share
+  share=$(grep -o 'TUTTI device=[0-9]* .*work_items=[0-9]*' <<<"$line" |
+          sed 's/TUTTI device=\([0-9]*\) .*work_items=\([0-9]*\)/\1:\2/' | paste -sd/)
+  if [ "$st" != PASS ]; then echo "${st:-TIMEOUT} - - -"; else echo "$wall ${slices:-0} ${kms:--} ${share:--}"; fi
 }
 median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
 
-printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\n" > "$out/vast.tsv"
+printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\ttwo_ms\ttwo_slices\ttwo_vs_vast\ttwo_vs_cpu\ttwo_share\n" > "$out/vast.tsv"
 for spec in ${apps//,/ }; do
   # APP:SIZE[:RATIO[:OPTS]] runs that app at its own preset (Nbody's CPU run at thesis size
   # takes minutes), data-to-budget ratio and options.
@@ -86,25 +99,29 @@ for spec in ${apps//,/ }; do
   launches=$(grep -o 'vast_launches=[0-9]*' <<<"$probe" | cut -d= -f2)
   bytes=$((bytes / ${launches:-1}))
   limit=$(awk -v b="$bytes" -v r="$r" 'BEGIN {printf "%d", b / r}')
-  declare -A t=() s=() kt=()
+  declare -A t=() s=() kt=() sh=()
   for ((r = 0; r < repeat; r++)); do
-    for m in gpu cpu vast forced; do
+    for m in ${MODES:-gpu cpu vast forced}; do
       t0=$SECONDS
-      read -r ms sl km <<<"$(one "$app" $m)"
+      read -r ms sl km share <<<"$(one "$app" $m)"
       echo "  $app $m: $ms ms, $sl slices, kernel $km ms ($((SECONDS - t0)) s)" >&2
       t[$m]="${t[$m]:-} $ms"
       kt[$m]="${kt[$m]:-} $km"
-      s[$m]=$sl
+      s[$m]=$sl sh[$m]=$share
     done
   done
-  gk=$(median <<<"${kt[gpu]}") pk=$(median <<<"${kt[forced]}")
+  gk=$(median <<<"${kt[gpu]:-}") pk=$(median <<<"${kt[forced]:-}")
   po=$(awk -v a="$pk" -v b="$gk" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
-  g=$(median <<<"${t[gpu]}") c=$(median <<<"${t[cpu]}") v=$(median <<<"${t[vast]}") f=$(median <<<"${t[forced]}")
+  g=$(median <<<"${t[gpu]:-}") c=$(median <<<"${t[cpu]:-}") v=$(median <<<"${t[vast]:-}") f=$(median <<<"${t[forced]:-}")
+  w=$(median <<<"${t[two]:-}")
   vc=$(awk -v a="$c" -v b="$v" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   fg=$(awk -v a="$g" -v b="$f" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$spec" "$bytes" "$limit" "$g" "$c" "$v" \
-    "${s[vast]}" "$f" "${s[forced]}" "$vc" "$fg" "$gk" "$pk" "$po" | tee -a "$out/vast.tsv"
-  unset t s kt
+  wv=$(awk -v a="$v" -v b="$w" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
+  wc=$(awk -v a="$c" -v b="$w" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$spec" "$bytes" "$limit" "$g" "$c" "$v" \
+    "${s[vast]:--}" "$f" "${s[forced]:--}" "$vc" "$fg" "$gk" "$pk" "$po" "$w" "${s[two]:--}" "$wv" "$wc" "${sh[two]:--}" |
+    tee -a "$out/vast.tsv"
+  unset t s kt sh
 done
 python3 - "$out" <<'PY'
 import csv, json, math, sys
@@ -124,5 +141,11 @@ with open(f"{out}/vast.md", "w") as f:
     f.write(f"Fig. 4.11 (forced VAST over the in-memory GPU run, data that fit): geomean {geo('forced_vs_gpu'):.2f}x\n")
     v = [float(r['paged_over_original']) for r in rows if r['paged_over_original'] not in ("-", "")]
     f.write(f"Fig. 4.12 (paged kernel time over the original, forced runs): mean {sum(v) / len(v) if v else float('nan'):.2f}\n")
+    if any(r['two_ms'] not in ("-", "") for r in rows):
+        f.write("\n| app | two GPUs ms (slices) | two vs one capped GPU | two vs CPU | work-items per backing device |\n")
+        f.write("|---|---:|---:|---:|---|\n")
+        for r in rows:
+            f.write(f"| {r['app']} | {r['two_ms']} ({r['two_slices']}) | {r['two_vs_vast']}x | {r['two_vs_cpu']}x | {r['two_share']} |\n")
+        f.write(f"\nTwo capped GPUs over one (issue 22): geomean {geo('two_vs_vast'):.2f}x; over the CPU device {geo('two_vs_cpu'):.2f}x\n")
 print(open(f"{out}/vast.md").read())
 PY
