@@ -279,7 +279,7 @@ cl_int inspect(VastRun &run) {
       return err;
     }
     const uint64_t lptBytes = L.setPageShift(L.pageShift);
-    const double budget = (I.usable - L.sets * double(lptBytes)) / L.sets;
+    const double budget = std::min((I.usable - L.sets * double(lptBytes)) / L.sets, double(L.maxFrame));
     if (budget <= 0) return err;
     I.budget = uint64_t(budget);
     per = per0;

@@ -85,6 +85,9 @@ struct VastLaunch {
   // of pages per buffer, without the page-table lookups.
   cl_kernel rebased = nullptr;
   unsigned pageShift = 16;
+  // The device's largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE): one arg's frame buffer
+  // never exceeds it, so a buffer above NVIDIA's 25 % limit is kept in several frames.
+  uint64_t maxFrame = UINT64_MAX;
   // Sets the page size (2^shift bytes) and every arg's page count; returns one set's
   // look-ahead page-table bytes (4 per page, at least one page per arg).
   uint64_t setPageShift(unsigned shift) {

@@ -82,12 +82,15 @@ void windowOf(const VastLaunch &L, const VastArg &a, uint64_t first, uint64_t co
   window = {u.begin & ~(page - 1), std::min(size, (u.end + page - 1) & ~(page - 1))};
 }
 
+// Frame bytes of groups [first, first + count): UINT64_MAX where one arg's window exceeds
+// the device's largest allocation (its frame buffer could not be made).
 uint64_t bytesFor(const VastLaunch &L, uint64_t first, uint64_t count) {
   uint64_t total = 0;
   Range w, wr;
   for (const VastArg &a : L.args) {
     if (a.resident) continue;  // outside the sets' budget
     windowOf(L, a, first, count, w, wr);
+    if (w.size() > L.maxFrame) return UINT64_MAX;
     total += w.size();
   }
   return total;
@@ -104,8 +107,8 @@ uint64_t markResident(VastLaunch &L, uint64_t g0, uint64_t g1) {
     windowOf(L, a, g0, g1 - g0, all, wr);
     windowOf(L, a, g0, 1, first, wr);
     windowOf(L, a, g1 - 1, 1, last, wr);
-    if (all.empty() || first.begin != all.begin || first.end != all.end || last.begin != all.begin ||
-        last.end != all.end)
+    if (all.empty() || all.size() > L.maxFrame || first.begin != all.begin || first.end != all.end ||
+        last.begin != all.begin || last.end != all.end)
       continue;
     a.resident = true;
     bytes += all.size();
@@ -139,7 +142,7 @@ constexpr size_t kPlansKept = 16;
 std::vector<uint64_t> planKey(const VastLaunch &L, double usable, int maxSets, uint64_t computeUnits,
                               uint64_t g0, uint64_t g1) {
   std::vector<uint64_t> k{uint64_t(uintptr_t(L.info)), L.nd.work_dim, L.pageShift, uint64_t(usable),
-                          uint64_t(maxSets), computeUnits, g0, g1};
+                          uint64_t(maxSets), computeUnits, L.maxFrame, g0, g1};
   for (unsigned d = 0; d < 3; ++d) k.insert(k.end(), {L.nd.global_offset[d], L.nd.global_size[d], L.nd.local_size[d]});
   k.push_back(L.scalars.bits.size());
   k.insert(k.end(), L.scalars.bits.begin(), L.scalars.bits.end());
@@ -270,6 +273,7 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
   if (!ki || !ki->partitionable) return refuse(k, ki ? ki->whole_reason : "not compiled");
   if (ki->paged_kernel.empty()) return refuse(k, ki->paged_reason);
   L.info = ki;
+  if (d->maxAlloc) L.maxFrame = d->maxAlloc;
   L.paged = skmdVariantKernel(*sp, slot, ki->paged_kernel, ki->paged_kernel);
   if (!L.paged) return refuse(k, "the paged-access kernel does not build there");
   size_t wgLimit = 0;
@@ -334,7 +338,8 @@ bool planSlices(Command *cmd, int slot, VastLaunch &L, const cc::NDRange *nd, co
   } else if (!ranged || movedBytes(L) > 4 * bufferBytes) {
     std::string why;
     // The inspector's slices hold every page they touch in each set (no resident buffers).
-    const double budgetD = (usable - maxSets * double(lptBytes)) / maxSets;
+    // A set's frames together within one allocation: no arg's frame can exceed it.
+    const double budgetD = std::min((usable - maxSets * double(lptBytes)) / maxSets, double(L.maxFrame));
     bool inspected = budgetD > 0 && planInspect(cmd, L, slot, uint64_t(budgetD), bufferBytes, why);
     if (inspected) {  // at the configured page
       L.inspect->usable = usable;

@@ -47,6 +47,13 @@ run blackscholes-auto BlackScholes 8
 # through maps; S, K, T in one float4 buffer.
 ARGS="--hostptr 1" run blackscholes-hostptr BlackScholes 4
 ARGS="--hostptr 1 --packed 1" run blackscholes-hostptr-packed BlackScholes 4
+# A buffer larger than the device's own largest allocation (PoCL at 1 GiB: 256 MiB; the
+# packed buffer is 320 MB, all three 480 MB, within one frame set's budget) is kept in
+# frames of at most that size, in several slices (NVIDIA's 25 % limit on the GPU). Before
+# the fix one slice's 320 MB frame was refused and the launch failed. The virtual device
+# (4 GiB) lets the app create it.
+ARGS="--hostptr 1 --packed 1 --n 20000000" run blackscholes-over-max-alloc BlackScholes 2 POCL_MEMORY_LIMIT=1 \
+  TUTTI_MEM_LIMIT=1:1G TUTTI_GLOBAL_MEM_MB=4096 TUTTI_VAST_PIPELINE=0
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB), more than one of two frame sets holds within 2 MiB:
 # B is resident, one frame buffer for both sets, copied in once.
