@@ -53,7 +53,8 @@ bool stagePiece(Command *cmd, size_t pi, cl_int &err, bool hostOnly,
   SkmdLaunch &L = *cmd->skmd;
   _cl_context *ctx = cmd->q->ctx;
   Piece &p = L.pieces[pi];
-  if (p.vast) return vastPieceStaged(cmd, *p.vast, err);  // its slices copy from the homes
+  // Its slices copy from the homes, or from a replica the device holds whole.
+  if (p.vast) return vastPieceStaged(cmd, *p.vast, err, p.slot);
   const cc::KernelInfo &ki = *L.slotInfo[p.slot];
   bool ready = true;
   for (unsigned i = 0; i < cmd->args.size() && i < ki.args.size(); ++i) {

@@ -638,6 +638,21 @@ static void landed(const VastLaunch &L, BackingDevice *dev) {
   dev->counters.record(Transfer::Staged, L.bytesStaged);
 }
 
+// The bytes of arg j that L's slices touch (their windows' hull): a piece of a split needs
+// only its own groups' bytes home. The whole buffer where the slices come later (from the
+// inspector's marks).
+static Range sliceHull(const VastLaunch &L, size_t j) {
+  const Range all = L.args[j].root->range();
+  if (L.inspect || L.slices.empty()) return all;
+  size_t lo = SIZE_MAX, hi = 0;
+  for (const VastSlice &s : L.slices)
+    for (const PageRun &r : s.runs[j]) {
+      lo = std::min(lo, size_t(r.page) << L.pageShift);
+      hi = std::max(hi, size_t(r.page + r.count) << L.pageShift);
+    }
+  return lo < hi ? Range{std::max(lo, all.begin), std::min(hi, all.end)} : Range{};
+}
+
 bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err, int slot) {
   _cl_context *ctx = cmd->q->ctx;
   bool ready = true;
@@ -671,7 +686,8 @@ bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err, int slot) {
       err = CL_OUT_OF_HOST_MEMORY;
       return true;
     }
-    ready &= ensureHost(ctx, st, a.root->range(), cmd);
+    const Range hull = sliceHull(L, j);
+    if (!hull.empty()) ready &= ensureHost(ctx, st, hull, cmd);
   }
   return ready;
 }

@@ -108,6 +108,11 @@ WANT="split_launches=1 " run blackscholes-skmd-paged-basic BlackScholes 4 TUTTI_
 WANT="split_launches=1 " run sobel-skmd-paged-piece SobelFilter 2 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1
 WANT="split_launches=5 " run fdtd3d-skmd-paged-piece FDTD3d 10 TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 \
   TUTTI_MEM_LIMIT=1:4M
+# Inputs the app wrote to the paged device (each buffer fits its 20 MiB, the launch does
+# not): its piece's slices copy them from that replica on the device, and only the other
+# piece's half is brought home (before, all of every input crossed to the host first).
+WANT="vast_replica_bytes=[1-9]" run vectoradd-skmd-paged-piece-replica VectorAdd 2 TUTTI_MODE=skmd \
+  TUTTI_PARTITION=fixed:1,1 TUTTI_MEM_LIMIT=1:20M
 # A split whose pieces' writes need a host merge (atomics) is not split with a paged
 # piece: VAST pages the whole launch instead.
 WANT="split_launches=0 " run histogramatomic-skmd-whole HistogramAtomic 1 TUTTI_MODE=skmd \
