@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "free_memory.h"
 #include "icd.h"
 #include "log.h"
 #include "settings.h"
@@ -269,6 +270,19 @@ bool Backend::discover(std::string &error) {
       d->baseAddrAlign = devScalar<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, 1024);
       d->globalMem = devScalar<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE, 0);
       d->maxAlloc = devScalar<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0);
+      // A GPU's budget is its free memory less room for Tutti's own context there, not
+      // the card's size: 84 GB of buffers "fit" the H100's 81559 MiB.
+      if (d->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
+        if (const uint64_t freeBytes = freeDeviceMemory(id, d->extensions)) {
+          constexpr uint64_t kContextReserve = uint64_t(512) << 20;
+          const uint64_t usable = freeBytes > 2 * kContextReserve ? freeBytes - kContextReserve : freeBytes / 2;
+          if (!d->globalMem || usable < d->globalMem) {
+            TUTTI_LOG(Info, "%s: %llu of %llu bytes free: a budget of %llu", d->name.c_str(),
+                      (unsigned long long)freeBytes, (unsigned long long)d->globalMem, (unsigned long long)usable);
+            d->globalMem = usable;
+            if (d->maxAlloc) d->maxAlloc = std::min<cl_ulong>(d->maxAlloc, usable);
+          }
+        }
       d->localMem = devScalar<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE, 0);
       d->maxWorkGroup = devScalar<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, 1);
       d->imageSupport = devScalar<cl_bool>(id, CL_DEVICE_IMAGE_SUPPORT, CL_FALSE);
