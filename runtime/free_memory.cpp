@@ -62,17 +62,23 @@ bool has(const std::vector<std::string> &ext, const char *name) {
 uint64_t freeDeviceMemory(cl_device_id id, const std::vector<std::string> &extensions) {
   if (has(extensions, "cl_nv_device_attribute_query")) {
     cl_uint bus = 0, slot = 0, domain = 0;
-    if (!query(id, kPciBusIdNv, bus) || !query(id, kPciSlotIdNv, slot)) return 0;
+    if (!query(id, kPciBusIdNv, bus) || !query(id, kPciSlotIdNv, slot)) {
+      TUTTI_LOG(Info, "no PCI address from the NVIDIA driver: the budget is the card's size");
+      return 0;
+    }
     if (!query(id, kPciDomainIdNv, domain)) domain = 0;
     const Nvml &n = nvml();
-    if (!n.ok) return 0;
+    if (!n.ok) {
+      TUTTI_LOG(Info, "no NVML (libnvidia-ml.so.1): the budget is the card's size");
+      return 0;
+    }
     char addr[32];
     // The slot id packs device and function as PCI's devfn does.
     std::snprintf(addr, sizeof addr, "%08x:%02x:%02x.%x", domain, bus, slot >> 3, slot & 7);
     NvmlDevice dev = nullptr;
     NvmlMemory mem{};
     if (n.byPci(addr, &dev) != 0 || n.memoryInfo(dev, &mem) != 0) {
-      TUTTI_LOG(Debug, "NVML knows no device at %s", addr);
+      TUTTI_LOG(Info, "NVML knows no device at PCI %s: the budget is the card's size", addr);
       return 0;
     }
     return mem.free;

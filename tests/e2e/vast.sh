@@ -54,6 +54,9 @@ ARGS="--hostptr 1 --packed 1" run blackscholes-hostptr-packed BlackScholes 4
 # (4 GiB) lets the app create it.
 ARGS="--hostptr 1 --packed 1 --n 20000000" run blackscholes-over-max-alloc BlackScholes 2 POCL_MEMORY_LIMIT=1 \
   TUTTI_MEM_LIMIT=1:1G TUTTI_GLOBAL_MEM_MB=4096 TUTTI_VAST_PIPELINE=0
+# Several options per work-item (--per: VAST's 3.7e9-option runs keep under 2^31 items,
+# which the index ranges assume): slices from the ranges, no inspector.
+INSPECTED=0 ARGS="--hostptr 1 --packed 1 --per 4 --n 1000003" run blackscholes-per BlackScholes 4
 # Forced through VAST (data that fit, too), the thesis' Fig. 4.9 set and more.
 # Every group reads all of B (1 MiB), more than one of two frame sets holds within 2 MiB:
 # B is resident, one frame buffer for both sets, copied in once.

@@ -6,7 +6,9 @@
 // generated per index and checks the prices in place through maps, so the host holds one
 // copy of data larger than a GPU (VAST's big runs: n = 4.2e9 is 84 GB in five buffers);
 // --packed 1 (with --hostptr) puts S, K, T in one float4 buffer (16 n bytes: one buffer
-// over NVIDIA's 19.8 GiB allocation limit from n = 1.33e9).
+// over NVIDIA's 19.8 GiB allocation limit from n = 1.33e9); --per P (with --hostptr) has
+// each work-item price P consecutive options, so that n = 3.7e9 (88.8 GB packed) is a
+// launch of fewer than 2^31 items, which Tutti's index ranges need.
 #include "common/app.h"
 
 #include <cstdlib>
@@ -23,7 +25,7 @@ float cndf(float x) {
 }
 
 void price(float s, float k, float t, float r, float v, __global float* call,
-           __global float* put, uint i) {
+           __global float* put, ulong i) {
   float sqrtT = sqrt(t);
   float d1 = (log(s / k) + (r + 0.5f * v * v) * t) / (v * sqrtT);
   float d2 = d1 - v * sqrtT;
@@ -48,6 +50,28 @@ __kernel void blackScholesPacked(__global const float4* skt, __global float* cal
   if (i >= n) return;
   float4 o = skt[i];
   price(o.x, o.y, o.z, r, v, call, put, i);
+}
+
+// --per P: each work-item prices P consecutive options (n / P items). Tutti's index
+// ranges assume fewer than 2^31 work-items, so VAST's big runs (3.7e9 options) keep them.
+__kernel void blackScholesPer(__global const float* S, __global const float* K,
+                              __global const float* T, __global float* call,
+                              __global float* put, const float r, const float v,
+                              const ulong n, const uint per) {
+  ulong b = (ulong)get_global_id(0) * per;
+  for (uint j = 0; j < per; ++j)
+    if (b + j < n) price(S[b + j], K[b + j], T[b + j], r, v, call, put, b + j);
+}
+
+__kernel void blackScholesPackedPer(__global const float4* skt, __global float* call,
+                                    __global float* put, const float r, const float v,
+                                    const ulong n, const uint per) {
+  ulong b = (ulong)get_global_id(0) * per;
+  for (uint j = 0; j < per; ++j)
+    if (b + j < n) {
+      float4 o = skt[b + j];
+      price(o.x, o.y, o.z, r, v, call, put, b + j);
+    }
 }
 )CLC";
 
@@ -81,8 +105,9 @@ static float sAt(uint64_t i) { return 5.f + 25.f * unitAt(i, 1); }
 static float kAt(uint64_t i) { return 1.f + 99.f * unitAt(i, 2); }
 static float tAt(uint64_t i) { return 0.25f + 9.75f * unitAt(i, 3); }
 
-static int runHostPtr(app::App& a, cl_program prog, size_t N, bool packed, float r, float v) {
-  cl_kernel k = a.kernel(prog, packed ? "blackScholesPacked" : "blackScholes");
+static int runHostPtr(app::App& a, cl_program prog, size_t N, bool packed, size_t per, float r, float v) {
+  cl_kernel k = a.kernel(prog, per > 1 ? (packed ? "blackScholesPackedPer" : "blackScholesPer")
+                                       : (packed ? "blackScholesPacked" : "blackScholes"));
   const size_t bytes = N * sizeof(float), inBytes = packed ? 4 * bytes : bytes;
   auto alloc = [](size_t b) { return (float*)std::aligned_alloc(4096, (b + 4095) / 4096 * 4096); };
   float *hs = alloc(inBytes), *hk = packed ? nullptr : alloc(bytes), *ht = packed ? nullptr : alloc(bytes);
@@ -98,17 +123,19 @@ static int runHostPtr(app::App& a, cl_program prog, size_t N, bool packed, float
       hc[i] = hp[i] = 0.f;
     }
   });
-  const size_t lws = a.pickLocal1D(k, 256), gws = app::roundUp(N, lws);
+  const size_t lws = a.pickLocal1D(k, 256), gws = app::roundUp((N + per - 1) / per, lws);
   a.startWall();
   cl_mem ds = a.buffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, inBytes, hs);
   cl_mem dc = a.buffer(CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, hc);
   cl_mem dp = a.buffer(CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, hp);
   if (packed) {
-    a.setArgs(k, ds, dc, dp, r, v, (cl_uint)N);
+    if (per > 1) a.setArgs(k, ds, dc, dp, r, v, (cl_ulong)N, (cl_uint)per);
+    else a.setArgs(k, ds, dc, dp, r, v, (cl_uint)N);
   } else {
     cl_mem dk = a.buffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, hk);
     cl_mem dt = a.buffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, ht);
-    a.setArgs(k, ds, dk, dt, dc, dp, r, v, (cl_uint)N);
+    if (per > 1) a.setArgs(k, ds, dk, dt, dc, dp, r, v, (cl_ulong)N, (cl_uint)per);
+    else a.setArgs(k, ds, dk, dt, dc, dp, r, v, (cl_uint)N);
   }
   for (int i = 0; i < a.repeat(); ++i) a.run1D(k, gws, lws);
   cl_int err = CL_SUCCESS;
@@ -138,17 +165,22 @@ static int runHostPtr(app::App& a, cl_program prog, size_t N, bool packed, float
 
 int main(int argc, char** argv) {
   app::App a("BlackScholes");
-  long long n = 0, hostptr = 0, packed = 0;
+  long long n = 0, hostptr = 0, packed = 0, per = 1;
   a.param("n", &n, "number of options", 10007, 1000003, 32LL * 1024 * 1024);
   a.param("hostptr", &hostptr, "1: USE_HOST_PTR buffers, prices checked through maps", 0, 0, 0);
   a.param("packed", &packed, "1 (with --hostptr): S, K, T in one float4 buffer", 0, 0, 0);
+  a.param("per", &per, "P (with --hostptr): options per work-item (n / P items)", 1, 1, 1);
   a.parse(argc, argv);
+  if (per < 1 || per > 1024 || (per > 1 && !hostptr)) {
+    std::fprintf(stderr, "BlackScholes: --per must be from 1 to 1024, and above 1 needs --hostptr 1\n");
+    return 2;
+  }
   if (packed && !hostptr) {
     std::fprintf(stderr, "BlackScholes: --packed needs --hostptr 1\n");
     return 2;
   }
-  if (n <= 0 || (unsigned long long)n > 0xFFFFFFFFull) {
-    std::fprintf(stderr, "BlackScholes: --n must be from 1 to 2^32 - 1 (a 32-bit index)\n");
+  if (n <= 0 || (per == 1 && (unsigned long long)n > 0xFFFFFFFFull)) {
+    std::fprintf(stderr, "BlackScholes: --n must be from 1 to 2^32 - 1 (a 32-bit index; more with --per)\n");
     return 2;
   }
   a.init();
@@ -156,7 +188,7 @@ int main(int argc, char** argv) {
   cl_program prog = a.build(kSource);
   const size_t N = (size_t)n;
   const float r = 0.02f, v = 0.30f;
-  if (hostptr) return runHostPtr(a, prog, N, packed != 0, r, v);
+  if (hostptr) return runHostPtr(a, prog, N, packed != 0, (size_t)per, r, v);
   cl_kernel k = a.kernel(prog, "blackScholes");
   std::vector<float> hs(N), hk(N), ht(N), hcall(N), hput(N), rcall(N), rput(N);
   app::Rng rng(7);
