@@ -72,16 +72,18 @@ uint64_t freeDeviceMemory(cl_device_id id, const std::vector<std::string> &exten
       TUTTI_LOG(Info, "no NVML (libnvidia-ml.so.1): the budget is the card's size");
       return 0;
     }
-    char addr[32];
-    // The slot id packs device and function as PCI's devfn does.
-    std::snprintf(addr, sizeof addr, "%08x:%02x:%02x.%x", domain, bus, slot >> 3, slot & 7);
-    NvmlDevice dev = nullptr;
-    NvmlMemory mem{};
-    if (n.byPci(addr, &dev) != 0 || n.memoryInfo(dev, &mem) != 0) {
-      TUTTI_LOG(Info, "NVML knows no device at PCI %s: the budget is the card's size", addr);
-      return 0;
+    // The slot id is the PCI device number (00:06.0 reads slot 6 on the H100 machines);
+    // some tools read it as device << 3 | function, tried second.
+    char addr[2][32];
+    std::snprintf(addr[0], sizeof addr[0], "%08x:%02x:%02x.0", domain, bus, slot);
+    std::snprintf(addr[1], sizeof addr[1], "%08x:%02x:%02x.%x", domain, bus, slot >> 3, slot & 7);
+    for (const char *a : addr) {
+      NvmlDevice dev = nullptr;
+      NvmlMemory mem{};
+      if (n.byPci(a, &dev) == 0 && n.memoryInfo(dev, &mem) == 0) return mem.free;
     }
-    return mem.free;
+    TUTTI_LOG(Info, "NVML knows no device at PCI %s: the budget is the card's size", addr[0]);
+    return 0;
   }
   if (has(extensions, "cl_amd_device_attribute_query")) {
     size_t kib[2] = {0, 0};
