@@ -10,15 +10,19 @@
 # while the GPU pages its own); fixed = TUTTI_MODE=skmd with TUTTI_PARTITION=fixed:$SPLIT
 # (weights in backing-device order); cpu = natively on the PoCL CPU device.
 #
-# 1.4e9 gives one buffer of 22.4 GB (above NVIDIA's 19.8 GiB allocation limit, so the GPU
-# cannot run it natively); 1.75e9 gives 84 GB in all (above the H100's 80 GB). The CPU
+# 1.4e9 gives one buffer of 22.4 GB (above NVIDIA's 19.8 GiB allocation limit); 1.85e9
+# gives 88.8 GB in all, above the H100's free memory (85.0e9 bytes by NVML: 84 GB fits the
+# card, and Tutti runs it unpaged). The CPU
 # device holds the data with POCL_MEMORY_LIMIT (GB of host memory PoCL may hand out; its
 # default, 3.7 GB with 1 GiB allocations, would refuse the buffers). Writes OUT_DIR/big.tsv.
 #
 # APP=BlackScholes runs the compute-bound app instead (N options, --hostptr 1: five buffers
-# of 4 N bytes, 84 GB at N = 4.2e9); APP_ARGS adds its options (BlackScholes --packed 1: S,
-# K, T in one float4 buffer of 16 N bytes, over 19.8 GiB from N = 1.33e9). TIMEOUT (300 s)
-# bounds each run.
+# of 4 N bytes); APP_ARGS adds its options (BlackScholes --packed 1: S, K, T in one float4
+# buffer of 16 N bytes, over 19.8 GiB from N = 1.33e9; --per 2: two options per work-item,
+# which N over 2^31 needs for Tutti's index ranges). Issue 18's run: APP=BlackScholes
+# APP_ARGS="--packed 1 --per 2" with N = 3.7e9 (88.8 GB, one buffer of 59.2 GB); the CPU
+# device refuses a buffer over its own allocation limit, so its baseline runs the same
+# options unpacked (APP_ARGS="--per 2"). TIMEOUT (300 s) bounds each run.
 set -u
 out=${1:?usage: vast_big.sh OUT_DIR N [N...]}
 shift
