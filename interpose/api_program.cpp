@@ -6,6 +6,7 @@
 #include "backend_program.h"
 #include "program_binary.h"
 #include "skmd.h"
+#include "worker_pool.h"
 
 using namespace tutti;
 
@@ -102,10 +103,9 @@ BuildOutcome buildUnlocked(ApiLock &lock, _cl_program *p, const std::vector<_cl_
     out.res[i] = fn(i, out.progs[i], d);
     if (out.progs[i]) out.logs[i] = realBuildLog(out.progs[i], d);
   };
-  std::vector<std::thread> others;
-  for (size_t i = 1; i < n; ++i) others.emplace_back(one, i);
-  if (n) one(0);
-  for (auto &t : others) t.join();
+  std::vector<size_t> all(n);
+  for (size_t i = 0; i < n; ++i) all[i] = i;
+  eachOnOwnThread(all, one);
   if (executable) {
     bool any = false;
     for (size_t i = 0; i < n && out.kernelNames.empty(); ++i)

@@ -14,6 +14,7 @@
 #include "skmd.h"
 #include "trace.h"
 #include "transfer_probe.h"
+#include "worker_pool.h"
 
 namespace tutti {
 
@@ -150,15 +151,10 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
     sp->progs[s] = buildOn(ctx->slots[s], *res[s], why[s]);
     if (t0) traceSpan(ctx->slots[s].dev->index, "tutti", "build partition-ready program", t0, nowNs(), 0);
   };
-  std::vector<std::thread> others;
-  size_t mine = n;
-  for (size_t s = 0; s < n; ++s) {
-    if (!res[s]) continue;
-    if (mine == n) mine = s;
-    else others.emplace_back(build, s);
-  }
-  if (mine < n) build(mine);
-  for (std::thread &t : others) t.join();
+  std::vector<size_t> built;
+  for (size_t s = 0; s < n; ++s)
+    if (res[s]) built.push_back(s);
+  eachOnOwnThread(built, build);
   for (size_t s = 0; s < n; ++s) {
     if (!res[s]) continue;
     if (!sp->progs[s]) {

@@ -185,7 +185,6 @@ void keepPlan(const VastLaunch &L, std::vector<uint64_t> key, SkmdProgram &sp) {
   if (kept.plans.size() > kPlansKept) kept.plans.pop_back();
 }
 
-
 // Slices from the index ranges of groups [g0, g1) within `usable` bytes of the device:
 // resident args outside the sets, two sets where maxSets allows and a group fits half of
 // what is left, else one. Where no group fits at the page size, smaller pages (down to

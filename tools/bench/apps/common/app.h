@@ -66,6 +66,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -160,16 +161,16 @@ struct Mismatches {
 };
 template <class F>
 Mismatches findMismatches(size_t n, F bad) {
-  std::vector<Mismatches> part(std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<size_t> next{0};
-  parallelFor(n, [&](size_t b, size_t e) {
+  std::mutex mu;
+  Mismatches all{0, n};
+  parallelFor(n, [&](size_t b, size_t e) {  // however many threads it runs
     Mismatches m{0, n};
     for (size_t i = b; i < e; ++i)
       if (bad(i) && !m.count++) m.first = i;
-    part[next++] = m;
+    std::lock_guard<std::mutex> l(mu);
+    all.count += m.count;
+    if (m.count) all.first = std::min(all.first, m.first);
   });
-  Mismatches all{0, n};
-  for (const Mismatches& m : part) all.count += m.count, all.first = std::min(all.first, m.count ? m.first : n);
   return all;
 }
 
