@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <mutex>
 
 #include "icd.h"
 #include "log.h"

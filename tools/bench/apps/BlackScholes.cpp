@@ -4,7 +4,7 @@
 // = 256 MB).  Odd N allowed (padded global size, guarded kernel).
 // --hostptr 1 makes the five buffers CL_MEM_USE_HOST_PTR over page-aligned arrays
 // generated per index and checks the prices in place through maps, so the host holds one
-// copy of data larger than a GPU (VAST's big runs: n = 4.2e9 is 84 GB in five buffers);
+// copy of data larger than a GPU (VAST's big runs);
 // --packed 1 (with --hostptr) puts S, K, T in one float4 buffer (16 n bytes: one buffer
 // over NVIDIA's 19.8 GiB allocation limit from n = 1.33e9); --per P (with --hostptr) has
 // each work-item price P consecutive options, so that n = 3.7e9 (88.8 GB packed) is a

@@ -6,7 +6,6 @@
 // a GPU (VAST's big runs: > 80 GB in all, one buffer > 19.8 GiB).
 #include "common/app.h"
 
-#include <atomic>
 #include <cstdlib>
 
 static const char* kSource = R"CLC(
