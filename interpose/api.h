@@ -76,7 +76,7 @@ struct SCOPED_CAPABILITY Enqueue {
   }
   ~Enqueue() RELEASE() {}  // `lock` lets go
   Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
-    auto *c = new Command();
+    auto *c = runtime().newCommand();
     c->kind = kind;
     c->q = q;
     c->ev = commandEvent(q, type);

@@ -156,7 +156,7 @@ cl_int markerOrBarrier(cl_command_queue q, cl_uint n, const cl_event *list, cl_e
   std::vector<_cl_event *> waits;
   cl_int err = checkWaitList(q->ctx, n, list, waits);
   if (err != CL_SUCCESS) return err;
-  auto *cmd = new Command();
+  auto *cmd = runtime().newCommand();
   cmd->kind = CmdKind::Marker;
   cmd->q = q;
   cmd->ev = commandEvent(q, type);

@@ -54,7 +54,7 @@ void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<in
 }
 
 std::vector<int> &scratch() {
-  static thread_local std::vector<int> c;
+  __attribute__((tls_model("initial-exec"))) static thread_local std::vector<int> c;  // see t_afterUnlock (runtime.cpp)
   return c;
 }
 

@@ -100,6 +100,9 @@ class Runtime {
     return registry_.size();
   }
 
+  // ---- commands: made and freed under apiMutex, recycled (see newCommand) ----
+  Command *newCommand();
+
   // ---- scheduler (call with apiMutex held) ----
   // Takes ownership of cmd; computes its dependencies from wait list and queue order.
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
@@ -162,6 +165,7 @@ class Runtime {
   void collected(Command *cmd, cl_int status) REQUIRES(apiMutex);
   void runHostWork(Command *cmd) REQUIRES(apiMutex);
   void endIssued(Command *cmd, cl_int status) REQUIRES(apiMutex);
+  void recycle(Command *cmd) REQUIRES(apiMutex);
 
   HandleRegistry registry_ GUARDED_BY(apiMutex);
   std::vector<Command *> staging_ GUARDED_BY(apiMutex);  // waiting for device->host copies
@@ -172,6 +176,7 @@ class Runtime {
   std::vector<Command *> graveCmds_ GUARDED_BY(apiMutex);
   std::vector<_cl_event *> graveEvents_ GUARDED_BY(apiMutex);
   std::vector<_cl_event *> depsScratch_ GUARDED_BY(apiMutex);  // enqueue's dependency list, kept
+  std::vector<Command *> spareCmds_ GUARDED_BY(apiMutex);  // finished commands, reset, for reuse
   int depth_ GUARDED_BY(apiMutex) = 0;
 
   JobThread notifier_;  // user callbacks, in order, without locks

@@ -271,7 +271,15 @@ Global &global() {
 }
 }  // namespace
 
-const Settings &settings() { return global().s; }
+namespace detail {
+std::atomic<const Settings *> g_settings{nullptr};
+const Settings &parseSettingsOnce() {
+  const Settings &s = global().s;
+  g_settings.store(&s, std::memory_order_release);
+  return s;
+}
+}  // namespace detail
+
 bool settingsOk() { return global().ok; }
 const std::string &settingsError() { return global().error; }
 

@@ -1,5 +1,6 @@
 // settings.h - typed view of the TUTTI_* variables defined in settings.def.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -86,8 +87,16 @@ bool parseSettings(Settings &out, std::string &error,
                    const char *(*lookup)(const char *) = nullptr);
 
 // The process-wide settings, parsed on first use. ok() is false when a variable was
-// bad; error() says which.
-const Settings &settings();
+// bad; error() says which. Inline: a launch asks a dozen times, and a call through the
+// PLT plus a guarded static each time showed in its profile.
+namespace detail {
+extern std::atomic<const Settings *> g_settings;  // set once parsed
+const Settings &parseSettingsOnce();
+}  // namespace detail
+inline const Settings &settings() {
+  const Settings *s = detail::g_settings.load(std::memory_order_acquire);
+  return s ? *s : detail::parseSettingsOnce();
+}
 bool settingsOk();
 const std::string &settingsError();
 

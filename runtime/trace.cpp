@@ -94,11 +94,6 @@ std::string jsonEscape(const std::string &s) {
 }
 
 // Every API call asks (ApiLock), and settings never change: decided once.
-bool tracing() {
-  static const bool on = !settings().trace.empty();
-  return on;
-}
-
 void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
                uint64_t amount) {
   if (!tracing()) return;

@@ -6,10 +6,12 @@
 #include <string>
 
 #include "real_event.h"
+#include "settings.h"
 
 namespace tutti {
 
-bool tracing();
+// Every API call asks (ApiLock): inline, from the parsed settings.
+inline bool tracing() { return !settings().trace.empty(); }
 // s as the inside of a JSON string (quotes and backslashes escaped, control characters
 // dropped); also used by TUTTI_PROFILE=validate's records.
 std::string jsonEscape(const std::string &s);

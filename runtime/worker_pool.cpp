@@ -122,7 +122,7 @@ void JobThread::post(std::function<void()> fn) {
 }
 
 namespace {
-thread_local bool t_runtimeThread = false;
+__attribute__((tls_model("initial-exec"))) thread_local bool t_runtimeThread = false;  // see t_afterUnlock
 }  // namespace
 
 bool onRuntimeThread() { return t_runtimeThread; }
