@@ -358,16 +358,17 @@ void Runtime::drain() {
     runnable_.pop_front();
     tryStart(c);
   }
-  // An event is freed on an app thread. glibc returns a chunk freed on another thread to
-  // the arena it came from, under that arena's lock, which the app's thread takes for its
-  // own allocations: the dispatcher freeing each launch's command and event made the app's
-  // launches wait on malloc's lock (perf, call_cost on PoCL). Commands are recycled, not
-  // freed (see newCommand), so whichever thread retires them resets them, the runtime's own
-  // off the app's launch path; only a rare member that allocated (a fill's pattern, a
-  // split's state) is freed across threads.
-  for (Command *c : retired_) recycle(c);
-  if (!onRuntimeThread()) {
+  // What the app's thread allocated is freed there too. glibc returns a chunk freed on
+  // another thread to the arena it came from, under that arena's lock, which the app's
+  // thread takes for its own allocations: the dispatcher freeing each launch's command and
+  // event made the app's launches wait on malloc's lock (perf, call_cost on PoCL).
+  if (onRuntimeThread()) {
+    graveCmds_.insert(graveCmds_.end(), retired_.begin(), retired_.end());
+  } else {
+    for (Command *c : graveCmds_) recycle(c);
     for (_cl_event *e : graveEvents_) delete e;
+    for (Command *c : retired_) recycle(c);
+    graveCmds_.clear();
     graveEvents_.clear();
   }
   retired_.clear();
