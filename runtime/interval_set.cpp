@@ -66,6 +66,18 @@ std::vector<Range> IntervalSet::present(Range r) const {
   return out;
 }
 
+size_t IntervalSet::presentBytes(Range r) const {
+  size_t n = 0;
+  if (r.empty()) return n;
+  auto it = m_.upper_bound(r.begin);
+  if (it != m_.begin()) --it;
+  for (; it != m_.end() && it->first < r.end; ++it) {
+    Range p{std::max(it->first, r.begin), std::min(it->second, r.end)};
+    if (!p.empty()) n += p.size();
+  }
+  return n;
+}
+
 std::vector<Range> IntervalSet::missing(Range r) const {
   std::vector<Range> out;
   if (contains(r)) return out;  // the common case, without present()'s vector

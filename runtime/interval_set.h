@@ -22,6 +22,7 @@ class IntervalSet {
   bool intersects(Range r) const;
   std::vector<Range> missing(Range r) const;  // the parts of r not in the set
   std::vector<Range> present(Range r) const;  // the parts of r in the set
+  size_t presentBytes(Range r) const;         // their size, without the list
   size_t bytes() const;
   bool empty() const { return m_.empty(); }
   std::vector<Range> ranges() const;

@@ -14,6 +14,7 @@ namespace {
 struct PerSlot {
   std::vector<KernelRun> runs;  // newest last
   double items = 0, seconds = 0;  // sums over runs
+  uint64_t recorded = 0;          // runs ever recorded: changes whenever runs does
 };
 
 // Completions arrive on the dispatcher while placement and planning read: own lock.
@@ -36,6 +37,7 @@ void recordKernelRun(Command *cmd, int slot, double workItems, uint64_t ns) {
       p.runs.erase(p.runs.begin());
     }
     p.runs.push_back({workItems, seconds});
+    ++p.recorded;
     p.items += workItems;
     p.seconds += seconds;
   }
@@ -57,6 +59,14 @@ std::vector<KernelRun> measuredRuns(const _cl_kernel *k, int slot) {
   if (it == g_runs.end()) return {};
   auto s = it->second.find(slot);
   return s == it->second.end() ? std::vector<KernelRun>{} : s->second.runs;
+}
+
+uint64_t measuredRunCount(const _cl_kernel *k, int slot) {
+  MutexLock g(g_mu);
+  auto it = g_runs.find({k->program, k->name});
+  if (it == g_runs.end()) return 0;
+  auto s = it->second.find(slot);
+  return s == it->second.end() ? 0 : s->second.recorded;
 }
 
 }  // namespace tutti

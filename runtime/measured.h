@@ -23,6 +23,8 @@ double measuredThroughput(const _cl_kernel *k, int slot);
 // The recent runs of kernel k on slot, oldest first (at most kKeptRuns).
 std::vector<KernelRun> measuredRuns(const _cl_kernel *k, int slot);
 constexpr size_t kKeptRuns = 64;
+// How many runs of k on slot were ever recorded: equal counts, equal measuredRuns.
+uint64_t measuredRunCount(const _cl_kernel *k, int slot);
 
 // Called after each recorded run, outside the store's lock (one observer).
 using RunObserver = void (*)(Command *cmd, int slot, double workItems, double seconds);

@@ -161,16 +161,17 @@ double mergeBandwidth() {
 
 double staleFraction(_cl_mem *m, int slot) {
   BufferStore &st = *rootOf(m)->store;
-  double valid = 0;
-  if (slot == zeroCopySlot(m->ctx)) {  // the home is this device's replica
+  if (!m->size) return 0;
+  // Asked for every buffer and device at every decision (placementKey): no lists unless
+  // the zero-copy device's two records must be joined.
+  size_t valid = st.devValid[slot].presentBytes(m->range());
+  if (slot == zeroCopySlot(m->ctx) && valid < m->size) {  // the home is this device's replica
     IntervalSet here;
     for (Range p : st.hostValid.present(m->range())) here.add(p);
     for (Range p : st.devValid[slot].present(m->range())) here.add(p);
-    for (Range p : here.ranges()) valid += double(p.size());
-    return m->size ? 1.0 - valid / double(m->size) : 0;
+    valid = here.presentBytes(m->range());
   }
-  for (Range p : st.devValid[slot].present(m->range())) valid += double(p.size());
-  return m->size ? 1.0 - valid / double(m->size) : 0;
+  return 1.0 - double(valid) / double(m->size);
 }
 
 double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
@@ -484,25 +485,13 @@ int strongest(Command *cmd, const std::vector<int> &usable) {
   return best;
 }
 
-Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                         const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
+// decideSplitOnce without its kept answers (g_mu held). probing: the answer is a probe.
+Decision decideAnew(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info, const cc::NDRange &nd,
+                    const cc::ScalarArgs &scalars, const std::vector<int> &usable, double items,
+                    bool &probing) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
-  double items = 1;
-  for (unsigned i = 0; i < 3; ++i) items *= double(nd.local_size[i]);
-  items *= double(total);
   Decision d;
-  Partition::Kind policy = settings().partition.kind;
-  std::string id = kernelIdentity(cmd->kernel);
-  std::lock_guard<std::mutex> g(g_mu);
-  KernelKnowledge &kk = g_known[id];
-  if (policy == Partition::Fixed) {
-    keptArgBytes(cmd, kk, info, nd, scalars);
-    d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
-    d.predictedSeconds = predictGiven(cmd, kk, id, info, nd, scalars, usable, d.groups, items);
-    return d;
-  }
-  bindModels(cmd, kk, id, info, nd, scalars, usable);
   std::vector<DeviceTime> times(nslots);
   std::vector<int> unknown;
   int best = -1;
@@ -534,31 +523,70 @@ Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDR
     }
     for (int s : probe) kk.probed.insert(devIndex(cmd, s));
     ++g_probes;
+    probing = true;
     d.groups = trial;
     return d;
   }
-  if (policy == Partition::Linear) {
+  if (settings().partition.kind == Partition::Linear) {
     std::vector<double> rate(nslots, 0);
     for (int s : usable) rate[s] = times[s].whole > 0 ? 1.0 / times[s].whole : 0;
     keptArgBytes(cmd, kk, info, nd, scalars);
     d.groups = proportional(rate, total, kk.unit);
     return d;
   }
-  bool allModels = true;
-  for (int s : usable) allModels &= times[s].model;
-  if (!allModels) return algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
-  std::vector<double> key = placementKey(cmd, kk, usable);
-  for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
-    if (it->key == key) {
-      ++g_modelDecisions;
-      ++g_keptDecisions;
-      Decision again = it->d;
-      std::rotate(it, it + 1, kk.kept.end());  // most recently used last
-      return again;
+  return algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
+}
+
+Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                         const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
+  size_t nslots = cmd->q->ctx->slots.size();
+  uint64_t total = nd.totalGroups();
+  double items = 1;
+  for (unsigned i = 0; i < 3; ++i) items *= double(nd.local_size[i]);
+  items *= double(total);
+  Decision d;
+  Partition::Kind policy = settings().partition.kind;
+  std::string id = kernelIdentity(cmd->kernel);
+  std::lock_guard<std::mutex> g(g_mu);
+  KernelKnowledge &kk = g_known[id];
+  if (policy == Partition::Fixed) {
+    keptArgBytes(cmd, kk, info, nd, scalars);
+    d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
+    d.predictedSeconds = predictGiven(cmd, kk, id, info, nd, scalars, usable, d.groups, items);
+    return d;
+  }
+  bindModels(cmd, kk, id, info, nd, scalars, usable);
+  // The answer below is a function of the question: the launch shape, the bound models
+  // and their corrections, where the data are (placementKey), each device's measured runs
+  // (predictOnline's input where a device has no profiled model) and which devices were
+  // probed. A repeated launch with nothing new measured since gets the kept answer before
+  // any time is predicted: predicting and Algorithm 1 were most of an SKMD launch's host
+  // cost (enqueue_rate, issue 17). Probes are not kept: each changes the question.
+  std::vector<double> key;
+  if (policy != Partition::Linear) {
+    bool allModels = true;
+    for (int s : usable) allModels &= kk.bound.count(devIndex(cmd, s)) > 0;
+    key = placementKey(cmd, kk, usable);
+    if (!allModels) {
+      for (uint64_t v : launchShape(cmd, nd, scalars)) key.push_back(double(v));
+      for (int s : usable) key.push_back(double(measuredRunCount(cmd->kernel, s)));
+      key.push_back(double(kk.probed.size()));
     }
-  d = algorithm1(cmd, kk, info, nd, scalars, usable, times, items);
-  if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
-  kk.kept.push_back({std::move(key), d});
+    for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
+      if (it->key == key) {
+        if (allModels) ++g_modelDecisions;
+        ++g_keptDecisions;
+        Decision again = it->d;
+        std::rotate(it, it + 1, kk.kept.end());  // most recently used last
+        return again;
+      }
+  }
+  bool probing = false;
+  d = decideAnew(cmd, kk, info, nd, scalars, usable, items, probing);
+  if (policy != Partition::Linear && !probing) {
+    if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
+    kk.kept.push_back({std::move(key), d});
+  }
   return d;
 }
 

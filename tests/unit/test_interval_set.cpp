@@ -50,6 +50,10 @@ TEST(IntervalSet, MissingAndPresentPartitionTheQuery) {
   EXPECT_EQ(p[0], (Range{15, 20}));
   EXPECT_EQ(p[1], (Range{30, 35}));
   EXPECT_TRUE(s.missing({10, 20}).empty());
+  EXPECT_EQ(s.presentBytes({15, 35}), 10u);
+  EXPECT_EQ(s.presentBytes({0, 50}), 20u);
+  EXPECT_EQ(s.presentBytes({20, 30}), 0u);
+  EXPECT_EQ(s.presentBytes({12, 12}), 0u);
 }
 
 TEST(IntervalSet, EmptyRangesAreNoOps) {
