@@ -284,6 +284,10 @@ struct _cl_kernel : tutti::ObjectHeader {
   bool groupInfoKnown = false;
   size_t reqdGroup[3] = {0, 0, 0};  // reqd_work_group_size, or 0s
   size_t maxGroup = 0;              // smallest CL_KERNEL_WORK_GROUP_SIZE of its devices
+  // skmd_decide.cpp, under its own lock: what SKMD knows of the kernel (its entry by
+  // identity) and the variants it was found for, so a launch looks nothing up by name.
+  void *skmdKnown = nullptr;
+  const void *skmdKnownFor = nullptr;
 };
 
 namespace tutti {

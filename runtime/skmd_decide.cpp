@@ -47,6 +47,7 @@ struct ArgBytes {
 
 // What is known about one kernel (by identity), per backing-device index.
 struct KernelKnowledge {
+  std::string id;  // kernelIdentity
   std::map<int, std::shared_ptr<const pf::TimeModel>> models;  // loaded at first use
   std::vector<uint64_t> boundFor;                              // launch shape of `bound`
   std::map<int, pf::Predictor> bound;
@@ -77,6 +78,21 @@ constexpr size_t kKeptDecisions = 4;
 std::mutex g_mu;
 std::map<std::string, KernelKnowledge> g_known;
 std::atomic<uint64_t> g_modelDecisions{0}, g_keptDecisions{0}, g_probes{0};
+
+// k's entry (g_mu held). Cached on the kernel: building the identity string and finding
+// it in the map was a tenth of an SKMD launch's host cost. Entries are never erased, so
+// the pointer stays valid; the variants it was found for (a rebuild needs the program's
+// kernels released first) guard the cache.
+KernelKnowledge &knowledgeOf(_cl_kernel *k) {
+  const void *variants = k->program->skmd.get();
+  if (k->skmdKnown && k->skmdKnownFor == variants) return *static_cast<KernelKnowledge *>(k->skmdKnown);
+  std::string id = kernelIdentity(k);
+  KernelKnowledge &kk = g_known[id];
+  kk.id = std::move(id);
+  k->skmdKnown = &kk;
+  k->skmdKnownFor = variants;
+  return kk;
+}
 
 constexpr uint64_t kProbeMinGroups = 64;    // smaller launches are never split to measure
 constexpr double kProbeShare = 1.0 / 256;   // a device may be ~300x slower than the best
@@ -546,9 +562,9 @@ Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDR
   items *= double(total);
   Decision d;
   Partition::Kind policy = settings().partition.kind;
-  std::string id = kernelIdentity(cmd->kernel);
   std::lock_guard<std::mutex> g(g_mu);
-  KernelKnowledge &kk = g_known[id];
+  KernelKnowledge &kk = knowledgeOf(cmd->kernel);
+  const std::string &id = kk.id;
   if (policy == Partition::Fixed) {
     keptArgBytes(cmd, kk, info, nd, scalars);
     d.groups = proportional(fixedWeights(cmd, usable, nslots), total, kk.unit);
@@ -605,9 +621,9 @@ void modelLaunch(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd
   uint64_t total = nd.totalGroups();
   double items = double(total);
   for (unsigned i = 0; i < 3; ++i) items *= double(nd.local_size[i]);
-  std::string id = kernelIdentity(cmd->kernel);
   std::lock_guard<std::mutex> g(g_mu);
-  KernelKnowledge &kk = g_known[id];
+  KernelKnowledge &kk = knowledgeOf(cmd->kernel);
+  const std::string &id = kk.id;
   const auto &ab = keptArgBytes(cmd, kk, info, nd, scalars);
   out.args.clear();
   for (const auto &a : ab) {

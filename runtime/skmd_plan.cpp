@@ -3,7 +3,6 @@
 #include "skmd_plan.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "backend.h"
@@ -46,9 +45,11 @@ bool skmdPlan(Command *cmd) {
   _cl_context *ctx = cmd->q->ctx;
   SkmdProgram *sp = skmdProgram(k->program);
   if (!sp->ok) return whole(k, sp->why), false;
-  auto L = std::make_shared<SkmdLaunch>();
+  // The launch's plan is made only once it is split: most launches run whole, and these
+  // locals cost no allocation of a shared SkmdLaunch per launch.
   size_t nslots = ctx->slots.size();
-  L->slotInfo.assign(nslots, nullptr);
+  std::vector<const cc::KernelInfo *> slotInfo(nslots, nullptr);
+  const cc::KernelInfo *info = nullptr;
   std::vector<int> usable;
   bool knowLimit = sp->groupLimit.count(k->name);
   size_t &wgLimit = sp->groupLimit[k->name];
@@ -70,8 +71,8 @@ bool skmdPlan(Command *cmd) {
       paged[s] = true;
       pagedLimit = std::min(pagedLimit, kernelWorkGroupSize(pk, ctx->slots[s].dev->id));
     }
-    L->slotInfo[s] = ki;
-    if (!L->info) L->info = ki;
+    slotInfo[s] = ki;
+    if (!info) info = ki;
     if (!knowLimit)
       wgLimit = std::min(wgLimit, kernelWorkGroupSize(sp->kernels[k->name][s], ctx->slots[s].dev->id));
     usable.push_back(int(s));
@@ -81,25 +82,25 @@ bool skmdPlan(Command *cmd) {
     if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)
       return whole(k, "image arguments live on one device"), false;
 
-  cc::NDRange &nd = L->nd;
-  if (!skmdLaunchShape(cmd, std::min(wgLimit, pagedLimit), nd, L->scalars))
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  if (!skmdLaunchShape(cmd, std::min(wgLimit, pagedLimit), nd, scalars))
     return whole(k, "required work-group size without an explicit local size"), false;
   uint64_t total = nd.totalGroups();
   if (total < 2) return false;
 
   // A written buffer that is reachable through two arguments could not be tracked
   // per argument: keep such launches whole.
-  std::map<_cl_mem *, int> uses;
+  auto uses = [&](_cl_mem *root) {
+    int n = 0;
+    for (auto &a : cmd->args) n += a.kind == ArgValue::Mem && a.mem && rootOf(a.mem) == root;
+    return n;
+  };
   for (unsigned i = 0; i < cmd->args.size(); ++i) {
     auto &a = cmd->args[i];
-    if (a.kind != ArgValue::Mem || !a.mem) continue;
-    ++uses[rootOf(a.mem)];
-  }
-  for (unsigned i = 0; i < cmd->args.size(); ++i) {
-    auto &a = cmd->args[i];
-    if (a.kind != ArgValue::Mem || !a.mem || i >= L->info->args.size()) continue;
-    const cc::ArgInfo &ai = L->info->args[i];
-    if ((ai.written || ai.atomic) && uses[rootOf(a.mem)] > 1)
+    if (a.kind != ArgValue::Mem || !a.mem || i >= info->args.size()) continue;
+    const cc::ArgInfo &ai = info->args[i];
+    if ((ai.written || ai.atomic) && uses(rootOf(a.mem)) > 1)
       return whole(k, "a written buffer is passed through more than one argument"), false;
     if (ai.written && ai.atomic) return whole(k, "a buffer is both stored to and updated atomically"), false;
   }
@@ -112,9 +113,9 @@ bool skmdPlan(Command *cmd) {
     uint64_t sum = 0;
     for (uint64_t g : cmd->forcedGroups) sum += g;
     if (sum != total) return false;
-    dec.groups = toWholeUnits(cmd->forcedGroups, cc::concatUnit(*L->info, nd, L->scalars));
+    dec.groups = toWholeUnits(cmd->forcedGroups, cc::concatUnit(*info, nd, scalars));
   } else {
-    dec = decideSplit(cmd, *L->info, nd, L->scalars, usable);
+    dec = decideSplit(cmd, *info, nd, scalars, usable);
   }
   if (dec.groups.size() != nslots) return false;
   uint64_t first = 0;
@@ -125,6 +126,11 @@ bool skmdPlan(Command *cmd) {
     if (only >= 0 && !paged[size_t(only)]) cmd->slot = only;  // else VAST may page it whole
     return false;
   }
+  auto L = std::make_shared<SkmdLaunch>();
+  L->info = info;
+  L->slotInfo = std::move(slotInfo);
+  L->nd = nd;
+  L->scalars = std::move(scalars);
   for (size_t s = 0; s < nslots; ++s) {
     if (!dec.groups[s]) continue;
     Piece &pc = L->pieces.emplace_back();

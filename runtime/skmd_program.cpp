@@ -173,7 +173,10 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
 }  // namespace
 
 SkmdProgram *skmdProgram(_cl_program *p) {
-  if (p->skmd && p->skmd->source == p->source && p->skmd->options == p->options)
+  // Asked at every launch under SKMD. A program's source is set once, when it is made, so
+  // only a rebuild with other options makes the variants stale; the sizes guard the rest
+  // without comparing a whole program's text each time.
+  if (p->skmd && p->skmd->source.size() == p->source.size() && p->skmd->options == p->options)
     return p->skmd.get();
   p->skmd = compileSkmd(p->ctx, p->source, p->options);
   return p->skmd.get();
