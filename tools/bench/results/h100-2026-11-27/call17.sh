@@ -9,9 +9,9 @@ res=$OUT/i17; mkdir -p $res
 new=$PWD/lib/libtutti.so; base=/tmp/base-libtutti.so
 { nvidia-smi -L; nproc; lscpu | grep "Model name"; cat bench/VERSION; } > $res/machine.txt 2>&1
 # 1. Per launch: overhead.sh, native / this tree / base, 5 interleaved runs.
-BASELINE=$base timeout 200 ./overhead.sh $res/launch 20000 > $res/launch.txt 2>&1
+for k in 1 2 3; do BASELINE=$base timeout 200 ./overhead.sh $res/launch$k 20000 > $res/launch$k.txt 2>&1; done
 # 2. Hot calls: call_cost, 5 interleaved triples.
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6 7; do
   ./tools/call_cost 20000 NVIDIA | sed "s/^RESULT /RESULT how=native /"
   for h in new base; do l=$new; [ $h = base ] && l=$base
     TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$l ./tools/call_cost 20000 Tutti | sed "s/^RESULT /RESULT how=$h /"; done
@@ -19,11 +19,11 @@ done > $res/calls.txt 2>&1
 # 3. Tutti's own code per launch: tally_icd's no-op launches under NVIDIA, 5 interleaved pairs.
 vend=$res/tv; mkdir -p $vend; echo $PWD/tools/libtally_icd.so > $vend/tally.icd
 nv=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
-for i in 1 2 3 4 5; do for h in new base; do l=$new; [ $h = base ] && l=$base
+for i in 1 2 3 4 5 6 7 8 9; do for h in new base; do l=$new; [ $h = base ] && l=$base
   echo "$h $(env OCL_ICD_FILENAMES=$PWD/tools/libtally_icd.so OCL_ICD_VENDORS=$vend TALLY_ICD_REAL=$nv TALLY_ICD_NOOP_LAUNCH=1 TALLY_ICD_OUT=/dev/null TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$l ./tools/enqueue_rate 20000 Tutti | grep -o 'per_launch_us=[0-9.]*')"
 done; done > $res/noop.txt 2>&1
 # 4. SKMD with a kept decision (CPU + GPU) beside whole mode, 5 interleaved runs.
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6 7; do
   echo "native $(./tools/enqueue_rate 20000 NVIDIA | grep -o 'per_launch_us=[0-9.]*')"
   for h in new base; do l=$new; [ $h = base ] && l=$base
     echo "$h whole-gpu $(TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$l ./tools/enqueue_rate 20000 Tutti | grep -o 'per_launch_us=[0-9.]*')"
