@@ -171,8 +171,8 @@ class Runtime {
   std::vector<Command *> staging_ GUARDED_BY(apiMutex);  // waiting for device->host copies
   std::deque<Command *> runnable_ GUARDED_BY(apiMutex);  // may start now (see Scope)
   std::vector<Command *> retired_ GUARDED_BY(apiMutex);  // finished, freed when the outermost Scope ends
-  // Commands and events that finished on the runtime's own threads, freed by an app thread's
-  // next drain (see drain).
+  // Commands and events that finished on the runtime's own threads: an app thread's next
+  // drain recycles the commands and frees the events (see drain).
   std::vector<Command *> graveCmds_ GUARDED_BY(apiMutex);
   std::vector<_cl_event *> graveEvents_ GUARDED_BY(apiMutex);
   std::vector<_cl_event *> depsScratch_ GUARDED_BY(apiMutex);  // enqueue's dependency list, kept

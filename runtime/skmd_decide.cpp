@@ -652,7 +652,6 @@ namespace {
 // sample for the profile database.
 void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
   if (settings().mode == KernelMode::Whole) return;
-  std::string id = kernelIdentity(cmd->kernel);
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;
   cc::NDRange nd;
@@ -666,7 +665,7 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
   int dev = devIndex(cmd, slot);
   {
     std::lock_guard<std::mutex> g(g_mu);
-    KernelKnowledge &kk = g_known[id];
+    KernelKnowledge &kk = knowledgeOf(cmd->kernel);
     // How far off the profiled model was, for launches of the shape it is bound to.
     auto b = kk.bound.find(dev);
     if (groups && b != kk.bound.end() && launchShape(cmd, nd, scalars) == kk.boundFor) {
