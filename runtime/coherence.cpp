@@ -64,6 +64,21 @@ void inFlight(_cl_context *ctx, BufferStore &st, Range p, int to, RealEvent done
   cmd->staging.push_back(std::move(done));
 }
 
+// What a copy of r out of slot's replica must wait for: the launch that last wrote the
+// replica (on the slot's in-order queue, so every earlier write there is done too) and
+// copies into r there still in flight. False when a write by another path (a split
+// piece, VAST, the app's write) came last: the copy then waits for all the work queued on
+// the slot before it, as before. Later writers of r are kept back by the commands'
+// hazards (they follow the command this copy is for), not by the copy.
+bool copyOutWaits(BufferStore &st, int slot, Range r, std::vector<RealEvent> &waits) REQUIRES(apiMutex) {
+  const BufferStore::LastWrite &w = st.lastWrite[size_t(slot)];
+  if (!w.known) return false;
+  if (w.ev && eventStatus(w.ev.get()) > CL_COMPLETE) waits.push_back(w.ev.share());
+  for (const BufferStore::Fill &f : st.pendingFills)
+    if (f.to == slot && overlaps(f.r, r) && eventStatus(f.ev.get()) > CL_COMPLETE) waits.push_back(f.ev.share());
+  return true;
+}
+
 // Sends the parts of `missing` that only other devices hold (the home is stale there)
 // straight from one of them to slot's replica through pinned staging: the home stays
 // stale, since the host may never need them. The zero-copy replica's bytes are the
@@ -81,7 +96,10 @@ bool moveFromDevices(_cl_context *ctx, BufferStore &st, const std::vector<Range>
     for (Range t : todo.ranges())
       for (Range p : st.devValid[s].present(t)) {
         RealEvent e;
-        if (!moveQueued(from, st.devBuf[s], to, dst, p.begin, p.size(), &e, err)) continue;
+        std::vector<RealEvent> waits;
+        bool targeted = copyOutWaits(st, int(s), p, waits);
+        if (!moveQueued(from, st.devBuf[s], to, dst, p.begin, p.size(), &e, err, targeted ? &waits : nullptr))
+          continue;
         if (*err != CL_SUCCESS) {
           TUTTI_LOG(Error, "%s -> %s: staged copy (%zu bytes) failed: %s",
                     from.dev->label().c_str(), to.dev->label().c_str(), p.size(), clErrorName(*err));
@@ -128,7 +146,9 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
         for (Range p : st.devValid[s].present(t)) {
           DeviceSlot &ds = ctx->slots[s];
           RealEvent e;
+          std::vector<RealEvent> waits;
           bool alias = int(s) == st.alias;
+          bool targeted = !alias && copyOutWaits(st, int(s), p, waits);
           // The zero-copy replica's bytes are already in the home once the work queued
           // before now on its device is done: a marker says when. Other devices' come
           // through pinned staging where it is wanted: a home's pages are often fresh,
@@ -136,7 +156,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           // (first touch), against 55 GB/s staged.
           cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out())
                              : readQueued(ds, st.devBuf[s], p.begin, p.size(), st.home + p.begin,
-                                          Route::StagedIfWanted, &e);
+                                          Route::StagedIfWanted, &e, targeted ? &waits : nullptr);
           if (err != CL_SUCCESS) {
             TUTTI_LOG(Error, "%s: %s(%zu bytes) failed: %s; the bytes only it holds cannot be "
                       "fetched, so the command that needs them fails",
@@ -260,11 +280,16 @@ void wrote(BufferStore &st, Range r, int slot) {
   for (size_t s = 0; s < st.devValid.size(); ++s)
     if (int(s) != slot) st.devValid[s].remove(r);
   if (slot >= 0) {
+    st.lastWrite[size_t(slot)] = {RealEvent(), false};  // a launch says which it was (wroteBy)
     st.devValid[slot].add(r);
     st.hostValid.remove(r);
   } else {
     st.hostValid.add(r);
   }
+}
+
+void wroteBy(BufferStore &st, int slot, const RealEvent &launch) {
+  if (launch) st.lastWrite[size_t(slot)] = {launch.share(), true};
 }
 
 bool stagingComplete(Command *cmd) {

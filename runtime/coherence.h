@@ -31,6 +31,9 @@ bool ensureDeviceRange(_cl_context *ctx, _cl_mem *root, Range r, int slot, Comma
 void pushOutputs(Command *cmd) REQUIRES(apiMutex);
 // After a write of r on `slot` (-1: the host), every other copy of r is stale.
 void wrote(BufferStore &st, Range r, int slot) REQUIRES(apiMutex);
+// After wrote(): the write on `slot` was the launch whose event this is, on the slot's
+// in-order queue (no event: the write stays unknown, and copies out wait for the queue).
+void wroteBy(BufferStore &st, int slot, const RealEvent &launch) REQUIRES(apiMutex);
 // True when every device->host copy cmd waited for has landed (a failed one sets
 // cmd->stagingError).
 bool stagingComplete(Command *cmd);

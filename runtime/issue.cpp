@@ -98,7 +98,9 @@ IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
     return done(err);
   }
   DeviceSlot &ds = slotOf(cmd, slot);
-  bool event = launchNeedsEvent(cmd);
+  // MKMD's pushes copy the outputs out behind the launch: with its event they wait for it
+  // alone (coherence.cpp, copyOutWaits).
+  bool event = launchNeedsEvent(cmd) || !cmd->pushTo.empty();
   // No offset is passed as none, as the app most likely passed it: drivers may take a
   // slower path for a global offset.
   const bool offset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];
@@ -109,8 +111,11 @@ IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
     for (size_t i = 0; i < cmd->args.size(); ++i) {
       const ArgValue &a = cmd->args[i];
       if (a.kind == ArgValue::Mem && a.mem && (!a.mem->isImage() || a.mem->parent) &&
-          kernelMayWrite(cmd->kernel, i, a.mem))
-        wrote(*rootOf(a.mem)->store, a.mem->range(), slot);
+          kernelMayWrite(cmd->kernel, i, a.mem)) {
+        BufferStore &st = *rootOf(a.mem)->store;
+        wrote(st, a.mem->range(), slot);
+        wroteBy(st, slot, cmd->real);
+      }
     }
     cmd->ev->device = slot;
   }

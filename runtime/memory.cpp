@@ -180,6 +180,7 @@ cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload) {
   size_t n = m->ctx->slots.size();
   st->devValid.resize(n);
   st->devBuf.assign(n, nullptr);
+  st->lastWrite.resize(n);
   m->store = st;
   if (m->flags & CL_MEM_USE_HOST_PTR) {
     st->home = static_cast<char *>(hostPtr);

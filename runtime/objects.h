@@ -118,6 +118,12 @@ struct BufferStore {
   // replica from another device's.
   struct Fill { Range r; RealEvent ev; int to = -1; };
   std::vector<Fill> pendingFills GUARDED_BY(apiMutex);
+  // Per slot: the launch that last wrote the replica there, on the slot's in-order queue
+  // (its event; empty: none since the replica was filled), or unknown after any other
+  // write. A copy out of the replica then waits for that launch alone instead of all the
+  // work queued on the device (coherence.cpp, copyOutWaits).
+  struct LastWrite { RealEvent ev; bool known = true; };
+  std::vector<LastWrite> lastWrite GUARDED_BY(apiMutex);
   // Real sub-buffers in creation order, released newest first (memory.cpp says why).
   struct RealSub { cl_mem mem; bool dead; };
   std::vector<RealSub> realSubs;

@@ -67,10 +67,18 @@ struct Staging {
   // Rings for long runs of copies (takeRing), kept between runs.
   std::mutex ringsMu;
   std::vector<std::unique_ptr<PinnedRing>> rings;
-  // Background copies, run in order by one thread started with the first.
+  // Background copies, run by one thread started with the first, each once the events
+  // it waits for have completed: the oldest ready one first. In posting order, a copy
+  // that waits for a long kernel held back every later one from the same device (mk_-
+  // TripleCommutator on two H100s: the moves a second GPU's first products needed waited
+  // 50 ms behind a push of the first product to the CPU).
+  struct Job {
+    std::function<void()> run;
+    std::vector<std::shared_ptr<RealEvent>> waits;
+  };
   std::mutex jobsMu;
   std::condition_variable jobsCv;
-  std::deque<std::function<void()>> jobs;
+  std::deque<Job> jobs;
   std::thread worker;
   bool stopping = false;
 };
@@ -243,16 +251,35 @@ cl_int moveThrough(Staging &st, DeviceSlot &from, cl_command_queue fq, cl_event 
   return err;
 }
 
+// Completed, or failed (the copy then fails on its own and says so).
+bool landed(const std::vector<std::shared_ptr<RealEvent>> &waits) {
+  for (const auto &e : waits) {
+    cl_int status = CL_QUEUED;
+    if (!*e) continue;
+    if (icd(e->get()).clGetEventInfo(e->get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                     nullptr) != CL_SUCCESS)
+      return true;
+    if (status > CL_COMPLETE) return false;
+  }
+  return true;
+}
+
 void work(Staging *st) {
   std::unique_lock<std::mutex> l(st->jobsMu);
   for (;;) {
     st->jobsCv.wait(l, [st] { return st->stopping || !st->jobs.empty(); });
     if (st->jobs.empty()) return;  // stopping, and every copy asked for is done
-    std::function<void()> job = std::move(st->jobs.front());
-    st->jobs.pop_front();
+    auto ready = std::find_if(st->jobs.begin(), st->jobs.end(), [](const Staging::Job &j) { return landed(j.waits); });
+    if (ready == st->jobs.end()) {
+      // Driver callbacks came 12-20 ms late on NVIDIA (h200x2-2026-11-26): poll instead.
+      st->jobsCv.wait_for(l, std::chrono::microseconds(50));
+      continue;
+    }
+    Staging::Job job = std::move(*ready);
+    st->jobs.erase(ready);
     l.unlock();
-    job();
-    job = nullptr;  // its references go now, not under the lock
+    job.run();
+    job = {};  // its references go now, not under the lock
     l.lock();
   }
 }
@@ -271,29 +298,40 @@ struct Held {
 
 // Runs copy(own, after) so that it keeps its place in the order of s's queue (after the
 // work queued there before now) without the caller, who holds the API lock, waiting for
-// that work: on st's thread behind a marker on s's queue (`after`), with own true (its
-// commands go on the staging queues, beside whatever is queued on the slots' queues
-// later), and *done gets a user event that completes with its result. Where a driver
-// must not be called beside the API lock (`background` false) or no thread starts, it
-// runs now on the slots' own queues and *done stays empty.
+// that work: on st's thread once a marker on s's queue (`after`) has completed, with own
+// true (its commands go on the staging queues, beside whatever is queued on the slots'
+// queues later), and *done gets a user event that completes with its result. With
+// `waits`, the copy waits for those events instead of the marker (copyOutWaits: a copy
+// out of a replica needs only its last writer). Where a driver must not be called beside
+// the API lock (`background` false) or no thread starts, it runs now on the slots' own
+// queues and *done stays empty.
 template <typename Copy>
-cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEvent *done) {
+cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEvent *done,
+                 const std::vector<RealEvent> *waits = nullptr) {
   if (background) {
     const cl_icd_dispatch &d = icd(s.queue);
     RealEvent marker, user;
-    cl_int err = d.clEnqueueMarkerWithWaitList(s.queue, 0, nullptr, marker.out());
-    if (err == CL_SUCCESS) err = d.clFlush(s.queue);
+    cl_int err = CL_SUCCESS;
+    if (!waits) {
+      err = d.clEnqueueMarkerWithWaitList(s.queue, 0, nullptr, marker.out());
+      if (err == CL_SUCCESS) err = d.clFlush(s.queue);
+    }
     if (err == CL_SUCCESS) user.reset(d.clCreateUserEvent(s.ctx, &err));
     if (err != CL_SUCCESS) return err;
     auto after = std::make_shared<RealEvent>(std::move(marker));
     auto result = std::make_shared<RealEvent>(user.share());
+    Staging::Job job;
+    job.waits.push_back(after);
+    if (waits)
+      for (const RealEvent &w : *waits) job.waits.push_back(std::make_shared<RealEvent>(w.share()));
+    job.run = [copy, after, result] {
+      cl_int e = copy(true, after->get());
+      icd(result->get()).clSetUserEventStatus(result->get(), e == CL_SUCCESS ? CL_COMPLETE : e);
+    };
     std::lock_guard<std::mutex> l(st.jobsMu);
     try {
       if (!st.worker.joinable()) st.worker = std::thread(work, &st);
-      st.jobs.push_back([copy, after, result] {
-        cl_int e = copy(true, after->get());
-        icd(result->get()).clSetUserEventStatus(result->get(), e == CL_SUCCESS ? CL_COMPLETE : e);
-      });
+      st.jobs.push_back(std::move(job));
       st.jobsCv.notify_one();
       *done = std::move(user);
       return CL_SUCCESS;
@@ -513,7 +551,7 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
 }
 
 bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done,
-                      cl_int *err) {
+                      cl_int *err, const std::vector<RealEvent> *waits) {
   Staging *st = usable(s, n);
   if (!st) return false;
   DeviceSlot *sp = &s;
@@ -521,7 +559,7 @@ bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, 
   auto copy = [st, sp, held, b, off, n, dst](bool own, cl_event after) {
     return readInto(*st, *sp, own ? st->ownQueue : sp->queue, after, b, off, n, dst, "staged fill");
   };
-  *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done);
+  *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done, waits);
   return true;
 }
 
@@ -540,7 +578,7 @@ bool stagedWriteQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void
 }
 
 bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off,
-                      size_t n, RealEvent *done, cl_int *err) {
+                      size_t n, RealEvent *done, cl_int *err, const std::vector<RealEvent> *waits) {
   Staging *st = usable(from, n), *tst = usable(to, n);
   if (!st || !tst || &from == &to) return false;
   DeviceSlot *fp = &from, *tp = &to;
@@ -550,7 +588,7 @@ bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, 
                        own ? tst->ownQueue : tp->queue, dst, off, n);
   };
   bool background = from.dev->callsOutsideLock && to.dev->callsOutsideLock;
-  *err = startCopy(*st, from, background, copy, done);
+  *err = startCopy(*st, from, background, copy, done, waits);
   return true;
 }
 

@@ -59,16 +59,17 @@ bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int
 // user event that completes, with a negative status on failure, once the bytes have
 // landed; elsewhere the copy is made now and *done stays empty. Until *done completes,
 // nothing may use the destination's bytes, nor change the source's. False: not staged
-// (as stagedRead); nothing was done.
+// (as stagedRead); nothing was done. `waits` (copies out of a device, from copyOutWaits):
+// the copy waits for these events instead of everything queued on the source before it.
 // n bytes of b at off into dst (a host home).
 bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, RealEvent *done,
-                      cl_int *err);
+                      cl_int *err, const std::vector<RealEvent> *waits = nullptr);
 // n bytes from src (a host home) into b at off.
 bool stagedWriteQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *done,
                        cl_int *err);
 // n bytes at off from src on `from` to dst on `to`, through from's regions without any other
 // host memory: staging must be usable on both (`to`'s queue carries the writes).
 bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off,
-                      size_t n, RealEvent *done, cl_int *err);
+                      size_t n, RealEvent *done, cl_int *err, const std::vector<RealEvent> *waits = nullptr);
 
 }  // namespace tutti

@@ -85,9 +85,9 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
 }
 
 cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
-                  RealEvent *done) {
+                  RealEvent *done, const std::vector<RealEvent> *waits) {
   auto staged = [&](RealEvent *landed, cl_int *err) {
-    return route == Route::StagedIfWanted && stagedReadQueued(ds, b, off, n, dst, landed, err);
+    return route == Route::StagedIfWanted && stagedReadQueued(ds, b, off, n, dst, landed, err, waits);
   };
   auto driver = [&](cl_event *ev) {
     return icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_FALSE, off, n, dst, 0, nullptr, ev);
@@ -103,8 +103,8 @@ bool uploadQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *sr
 }
 
 bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
-                RealEvent *done, cl_int *err) {
-  if (!stagedMoveQueued(from, src, to, dst, off, n, done, err)) return false;  // traces itself
+                RealEvent *done, cl_int *err, const std::vector<RealEvent> *waits) {
+  if (!stagedMoveQueued(from, src, to, dst, off, n, done, err, waits)) return false;  // traces itself
   if (*err == CL_SUCCESS) {
     from.dev->counters.record(Transfer::DeviceToHost, n);
     to.dev->counters.record(Transfer::HostToDevice, n);

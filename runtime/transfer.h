@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <vector>
 
 #include "real_event.h"
 
@@ -34,8 +35,9 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
 // Staged, a read is made in the background or, where the driver must not be called beside
 // the API lock, now: then *done comes back empty, the bytes having landed
 // (staging.h stagedReadQueued).
+// waits: as stagedReadQueued's (the driver's path keeps the queue's order).
 cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
-                  RealEvent *done);
+                  RealEvent *done, const std::vector<RealEvent> *waits = nullptr);
 // n bytes from a host home (src) into b at off through pinned staging in the background;
 // *done as readQueued's. False: not staged (staging not usable for n bytes); nothing was
 // done.
@@ -45,7 +47,7 @@ bool uploadQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *sr
 // home; *done as readQueued's. Counted as a read on `from` and a write on `to`. False: not
 // staged (staging memory not usable on both for n bytes); nothing was done.
 bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t off, size_t n,
-                RealEvent *done, cl_int *err);
+                RealEvent *done, cl_int *err, const std::vector<RealEvent> *waits = nullptr);
 cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,
                   RealEvent *done);
 cl_int fillQueued(DeviceSlot &ds, cl_mem b, const void *pattern, size_t patternSize, size_t off,
