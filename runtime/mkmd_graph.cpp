@@ -2,6 +2,7 @@
 #include "mkmd_graph.h"
 
 #include "backend.h"
+#include "host_fill.h"
 #include "memory.h"
 #include "profile_store.h"
 #include "settings.h"
@@ -62,6 +63,7 @@ void MkmdGraphBuilder::devices(_cl_context *ctx) {
     m.h2dBandwidth = in.bandwidth;
     m.d2hBandwidth = out.bandwidth;
     m.latency = in.latency;
+    if (m.host) m.fillBandwidth = hostFillBandwidth();
     file.models.push_back(m);
   }
 }
@@ -86,6 +88,7 @@ int MkmdGraphBuilder::bufferOf(_cl_mem *m) {
   }
   b.fromHost = b.fromHost || written;
   b.notOnHost = !b.on.empty() && !st.hostValid.missing(all).empty();
+  b.cold = !st.home;  // allocated on first need, and its pages faulted in by the first copy
   file.graph.buffers.push_back(b);
   roots.push_back(root);
   return buffers_[root] = int(file.graph.buffers.size() - 1);

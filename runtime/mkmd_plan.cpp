@@ -41,7 +41,8 @@ std::vector<uint64_t> graphKey(const MkmdGraphBuilder &b) {
   std::vector<uint64_t> key{f.models.size(), f.graph.buffers.size(), f.graph.kernels.size()};
   for (size_t i = 0; i < f.graph.buffers.size(); ++i) {
     const mk::Buffer &x = f.graph.buffers[i];
-    key.insert(key.end(), {uint64_t(uintptr_t(b.roots[i])), x.bytes, uint64_t(x.fromHost) << 1 | x.toHost, x.on.size()});
+    key.insert(key.end(), {uint64_t(uintptr_t(b.roots[i])), x.bytes,
+                           uint64_t(x.cold) << 2 | uint64_t(x.fromHost) << 1 | x.toHost, x.on.size()});
     key.insert(key.end(), x.on.begin(), x.on.end());
   }
   auto list = [&key](const std::vector<int> &v) {

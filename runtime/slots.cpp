@@ -5,9 +5,11 @@
 #include "slots.h"
 
 #include "backend.h"
+#include "host_fill.h"
 #include "memory.h"
 #include "icd.h"
 #include "log.h"
+#include "settings.h"
 #include "staging.h"
 #include "watcher.h"
 
@@ -33,6 +35,8 @@ cl_int createSlots(_cl_context *ctx) {
     ctx->slots.push_back(s);
   }
   ctx->zeroCopy = pickZeroCopySlot(ctx);
+  // MKMD weighs fills into homes before it gives the CPU a GPU's outputs.
+  if (settings().mode == KernelMode::Mkmd && ctx->zeroCopy >= 0 && ctx->slots.size() > 1) probeHostFill();
   for (size_t i = 0; i < ctx->slots.size(); ++i) startStaging(ctx, int(i));
   return CL_SUCCESS;
 }

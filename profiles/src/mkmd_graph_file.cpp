@@ -80,10 +80,11 @@ bool parseGraph(const std::string &text, GraphFile &out, std::string &error) {
       Device d;
       d.name = name;
       d.host = std::find(flags.begin(), flags.end(), "host") != flags.end();
-      double link, h2d, d2h, lat;
+      double link, h2d, d2h, lat, fill;
       if (!num("link", double(out.models.size()), link) || !num("h2d", 25, h2d) || !num("d2h", 25, d2h) ||
-          !num("latency", 10, lat))
+          !num("latency", 10, lat) || !num("fill", 0, fill))
         return fail("device " + name + ": bad number");
+      d.fillBandwidth = fill * 1e9;
       d.link = int(link);
       d.h2dBandwidth = h2d * 1e9;
       d.d2hBandwidth = d2h * 1e9;
@@ -100,6 +101,7 @@ bool parseGraph(const std::string &text, GraphFile &out, std::string &error) {
       b.fromHost = std::find(flags.begin(), flags.end(), "in") != flags.end();
       b.toHost = std::find(flags.begin(), flags.end(), "out") != flags.end();
       b.notOnHost = std::find(flags.begin(), flags.end(), "nohost") != flags.end();
+      b.cold = std::find(flags.begin(), flags.end(), "cold") != flags.end();
       if (!names("on", modelNames, b.on, nullptr)) return false;
       if (indexOf(bufferNames, name) >= 0) return fail("buffer " + name + " twice");
       bufferNames.push_back(name);
@@ -150,11 +152,16 @@ std::string formatGraph(const GraphFile &g) {
   for (const Device &d : g.models) {
     std::snprintf(buf, sizeof buf, " link=%d h2d=%.4g d2h=%.4g latency=%.4g", d.link, d.h2dBandwidth / 1e9,
                   d.d2hBandwidth / 1e9, d.latency * 1e6);
-    os << "device " << d.name << (d.host ? " host" : "") << buf << "\n";
+    os << "device " << d.name << (d.host ? " host" : "") << buf;
+    if (d.fillBandwidth > 0) {
+      std::snprintf(buf, sizeof buf, " fill=%.4g", d.fillBandwidth / 1e9);
+      os << buf;
+    }
+    os << "\n";
   }
   for (const Buffer &b : g.graph.buffers) {
     os << "buffer " << b.name << " bytes=" << b.bytes << (b.fromHost ? " in" : "") << (b.toHost ? " out" : "")
-       << (b.notOnHost ? " nohost" : "");
+       << (b.notOnHost ? " nohost" : "") << (b.cold ? " cold" : "");
     for (size_t i = 0; i < b.on.size(); ++i) os << (i ? "," : " on=") << g.models[size_t(b.on[i])].name;
     os << "\n";
   }

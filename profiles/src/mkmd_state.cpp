@@ -39,6 +39,9 @@ State::State(const Graph &g, const std::vector<Device> &devs)
     linkIndex_.push_back(it->second);
   }
   links_.resize(dense.size());
+  for (const Device &d : devs)
+    if (d.host && d.fillBandwidth > 0) fill_ = fill_ > 0 ? std::min(fill_, d.fillBandwidth) : d.fillBandwidth;
+  for (const Buffer &b : g.buffers) cold_.push_back(b.cold);
   valid_.resize(g.buffers.size());
   for (size_t b = 0; b < g.buffers.size(); ++b) {
     // Never written by the app: undefined, so valid anywhere for nothing.
@@ -76,6 +79,12 @@ void State::setKernelEnd(int k, double t) {
   kernelEnd_[size_t(k)] = t;
 }
 
+void State::warmed(int b) {
+  if (!cold_[size_t(b)]) return;
+  cold_[size_t(b)] = false;
+  journal_.push_back({Entry::Warmed, nullptr, 0, 0, b, 0});
+}
+
 void State::task(const Task &t) {
   tasks_.push_back(t);
   journal_.push_back({Entry::TaskAdded, nullptr, 0, 0, 0, 0});
@@ -89,16 +98,20 @@ void State::rollback(size_t m) {
       case Entry::Valid: valid_[size_t(e.i)][size_t(e.j)] = e.a; break;
       case Entry::TaskAdded: tasks_.pop_back(); break;
       case Entry::KernelEnd: kernelEnd_[size_t(e.i)] = e.a; break;
+      case Entry::Warmed: cold_[size_t(e.i)] = true; break;
     }
     journal_.pop_back();
   }
 }
 
-State::Legs State::legs(int from, int to, uint64_t bytes, double ready) const {
+State::Legs State::legs(int from, int to, uint64_t bytes, double ready, int into) const {
   Legs l;
   double t = ready;
   if (from != hostLoc_) {
     double dur = copySeconds(from, false, bytes);
+    // Landing in a cold home: the page faults set the pace, not the link.
+    if (to == hostLoc_ && into >= 0 && cold_[size_t(into)] && fill_ > 0)
+      dur = std::max(dur, devs_[size_t(from)].latency + double(bytes) / fill_);
     l.d2hStart = d2h(from).fit(t, dur);
     t = l.d2hEnd = l.d2hStart + dur;
   }
@@ -128,13 +141,17 @@ double State::fetch(int b, uint64_t bytes, int to, int forKernel) {
   int best = -1;
   Legs bl;
   bl.arrival = kNever;
+  // For a kernel on the host device, the bytes land in the buffer's home; the sink's go
+  // straight into the app's memory.
+  const int into = forKernel >= 0 && to == hostLoc_ ? b : -1;
   for (size_t from = 0; from < v.size(); ++from) {
     if (!(v[from] < kNever) || int(from) == to) continue;
-    Legs l = legs(int(from), to, bytes, v[from]);
+    Legs l = legs(int(from), to, bytes, v[from], into);
     if (l.arrival < bl.arrival) best = int(from), bl = l;
   }
   if (best < 0) return 0;  // valid nowhere: nothing to copy
   commit(bl, best, to, b, bytes, forKernel);
+  if (into >= 0 && bytes >= g_.buffers[size_t(b)].bytes) warmed(b);
   // A whole copy leaves a valid replica, on the way through the host too.
   if (bytes >= g_.buffers[size_t(b)].bytes) {
     if (bl.d2hStart >= 0 && bl.d2hEnd < v[size_t(hostLoc_)]) setValid(b, hostLoc_, bl.d2hEnd);
@@ -191,10 +208,11 @@ Placement State::place(int k, const std::vector<uint64_t> &groups, int main, con
         // Merged outputs come back whole; concatenated ones, the piece's share.
         uint64_t bytes = K.mergeOutputs ? size
                                         : uint64_t(std::ceil(double(size) * double(groups[d]) / double(K.groups)));
-        Legs l = legs(loc(int(d)), home, bytes, P.pieceEnd[d]);
+        Legs l = legs(loc(int(d)), home, bytes, P.pieceEnd[d], home == hostLoc_ ? b : -1);
         commit(l, loc(int(d)), home, b, bytes, k);
         gathered = std::max(gathered, l.arrival);
       }
+      if (home == hostLoc_) warmed(b);
     }
     if (K.mergeOutputs) {
       double dur = K.mergeSecondsPerDevice * double(used - 1);

@@ -56,7 +56,7 @@ class State {
 
  private:
   struct Entry {
-    enum What { Busy, Valid, TaskAdded, KernelEnd } what;
+    enum What { Busy, Valid, TaskAdded, KernelEnd, Warmed } what;
     Timeline *tl;
     double a, b;  // Busy: interval; Valid, KernelEnd: old value
     int i, j;     // Valid: buffer, location; KernelEnd: kernel
@@ -70,6 +70,7 @@ class State {
   void busy(Timeline &t, double s, double e);
   void setValid(int b, int where, double t);
   void setKernelEnd(int k, double t);
+  void warmed(int b);
   void task(const Task &t);
   // The copy legs from one location to another (host: devices' count): device->host on
   // the source's link, then host->device on the destination's.
@@ -77,7 +78,8 @@ class State {
     double arrival = 0;
     double d2hStart = -1, d2hEnd = 0, h2dStart = -1, h2dEnd = 0;
   };
-  Legs legs(int from, int to, uint64_t bytes, double ready) const;
+  // into: the buffer whose host memory a copy to the host fills (cold: fillBandwidth).
+  Legs legs(int from, int to, uint64_t bytes, double ready, int into = -1) const;
   void commit(const Legs &l, int from, int to, int b, uint64_t bytes, int forKernel);
   // Moves `bytes` of buffer b to location `to`; returns the arrival time. Whole-buffer
   // copies make `to` valid.
@@ -92,6 +94,8 @@ class State {
   std::vector<int> linkIndex_;                        // per device
   std::vector<std::vector<double>> valid_;            // [buffer][location]: since when
   std::vector<double> kernelEnd_;
+  std::vector<bool> cold_;  // per buffer: its host memory not yet filled
+  double fill_ = 0;         // the host device's fillBandwidth (0: none)
   std::vector<Task> tasks_;
   std::vector<Entry> journal_;
 };

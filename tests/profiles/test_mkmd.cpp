@@ -178,6 +178,60 @@ TEST(Mkmd, NeverWorseThanOneDeviceWhenGreedyChoicesStrandData) {
   EXPECT_EQ(m.deviceOf.back(), 1);
 }
 
+TEST(Mkmd, ColdHomesCostTheirFirstTouch) {
+  // A GPU's 64 MiB output read by a kernel the CPU runs in 1 ms and the GPU in 5: at the
+  // link's 25 GB/s the copy (2.7 ms) pays, into a cold home at 1 GB/s (67 ms) it does not.
+  // The sink's copy goes into the app's memory: never slowed.
+  Graph g;
+  g.buffers = {buffer("x", 64 << 20, false, false), buffer("y", 4096, false, true)};
+  g.kernels.push_back(kernel("produce", 64, {}, {0}, linear({1, 1e-6}, 0)));
+  g.kernels.back().splittable = false;
+  g.kernels.push_back(kernel("consume", 64, {0}, {1}, linear({1e-3 / 64, 5e-3 / 64}, 0)));
+  g.kernels.back().splittable = false;
+  std::vector<Device> devs = {cpu(), gpu("gpu", 0)};
+  Schedule warm = schedule(g, devs);
+  checkInvariants(warm, g, devs);
+  EXPECT_EQ(warm.deviceOf[0], 1);
+  EXPECT_EQ(warm.deviceOf[1], 0);
+  devs[0].fillBandwidth = 1e9;
+  EXPECT_EQ(schedule(g, devs).deviceOf[1], 0) << "a home already there stays fast";
+  g.buffers[0].cold = true;
+  Schedule cold = schedule(g, devs);
+  checkInvariants(cold, g, devs);
+  EXPECT_EQ(cold.deviceOf[1], 1);
+  g.kernels.pop_back();  // x read by the app after the graph
+  g.buffers[0].toHost = true;
+  Schedule sink = schedule(g, devs);
+  double d2h = 0;
+  for (const Task &t : sink.tasks)
+    if (t.kind == Task::D2H) d2h = t.end - t.start;
+  EXPECT_LT(d2h, 5e-3);
+}
+
+TEST(Mkmd, SliversOfASplitGoToItsLargestPiece) {
+  // Two GPUs and a CPU 300x slower: the balanced split gives the CPU 0.17 %, which its
+  // model's error and fixed costs outweigh.
+  Graph g;
+  g.buffers = {buffer("in", 1 << 20, true, false), buffer("out", 1 << 20, false, true)};
+  g.kernels.push_back(kernel("big", 60000, {0}, {1}, linear({3e-6, 1e-8, 1e-8})));
+  g.kernels.back().partialRead = {true};
+  std::vector<Device> devs = {cpu(), gpu("g0", 0), gpu("g1", 1)};
+  Schedule m = schedule(g, devs);
+  checkInvariants(m, g, devs);
+  EXPECT_EQ(m.splitKernels, 1);
+  uint64_t onCpu = 0;
+  for (const Task &t : m.tasks)
+    if (t.kind == Task::Compute && t.device == 0) onCpu += t.groups;
+  EXPECT_EQ(onCpu, 0u);
+  Options keep;
+  keep.minPieceShare = 0;
+  Schedule sliver = schedule(g, devs, keep);
+  onCpu = 0;
+  for (const Task &t : sliver.tasks)
+    if (t.kind == Task::Compute && t.device == 0) onCpu += t.groups;
+  EXPECT_GT(onCpu, 0u) << "without the rule the CPU takes a sliver (the case the rule is for)";
+}
+
 TEST(Mkmd, MergedOutputsPayTheirMergeCost) {
   Graph g;
   g.buffers = {buffer("hist", 1 << 16, false, true)};
@@ -331,10 +385,10 @@ TEST(Mkmd, ReportsNameEveryDeviceAndKernel) {
 TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   const std::string text =
       "# two kernels\n"
-      "device cpu host\n"
+      "device cpu host fill=1.5\n"
       "device gpu link=3 h2d=12 d2h=11 latency=8\n"
       "buffer in bytes=1048576 in on=gpu nohost\n"
-      "buffer mid bytes=4096\n"
+      "buffer mid bytes=4096 cold\n"
       "buffer out bytes=4096 out\n"
       "kernel first groups=128 reads=in* writes=mid time=cpu:0.05+2,gpu:0.01+0.25\n"
       "kernel second groups=8 reads=mid writes=out after=first whole merge=0.5 time=cpu:0+1,gpu:0+1\n";
@@ -352,6 +406,9 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   EXPECT_TRUE(f.graph.kernels[1].mergeOutputs);
   EXPECT_EQ(f.graph.buffers[0].on, std::vector<int>{1});
   EXPECT_TRUE(f.graph.buffers[0].notOnHost);
+  EXPECT_DOUBLE_EQ(f.models[0].fillBandwidth, 1.5e9);
+  EXPECT_TRUE(f.graph.buffers[1].cold);
+  EXPECT_FALSE(f.graph.buffers[0].cold);
   GraphFile again;
   ASSERT_TRUE(parseGraph(formatGraph(f), again, err)) << err;
   EXPECT_EQ(formatGraph(again), formatGraph(f));

@@ -22,6 +22,10 @@ struct Device {
   int link = 0;       // devices on one link share its two directions
   double h2dBandwidth = 25e9, d2hBandwidth = 25e9;  // bytes per second
   double latency = 10e-6;                           // per copy, seconds
+  // Host devices: bytes per second at which copies land in host memory touched for the
+  // first time (a cold buffer's home: page faults, 0.35-2.5 GB/s on the GPU VMs); 0: no
+  // slower than the link.
+  double fillBandwidth = 0;
 };
 
 struct Buffer {
@@ -34,6 +38,9 @@ struct Buffer {
   // kernel placed beside its data needs no copy at all.
   std::vector<int> on;
   bool notOnHost = false;
+  // Its host memory is not there yet: the first copy that lands there for a kernel on the
+  // host device (or a split's gather) runs at that device's fillBandwidth.
+  bool cold = false;
 };
 
 struct Kernel {
@@ -85,6 +92,9 @@ struct Options {
   // whole where coarse scheduling put it: a split launch costs more than its models say
   // (partition-ready variants, more launches, gathers), as TUTTI_SPLIT_MIN_GAIN says for SKMD.
   double minSplitGain = 0.1;
+  // A split's pieces under this share of the groups are given to its largest piece (as
+  // SKMD drops a device under 3 % when others share the rest).
+  double minPieceShare = 0.03;
 };
 
 // Every kernel on one device in enqueue order: the baseline the thesis compares with.
@@ -110,13 +120,14 @@ namespace tutti::profiles::mkmd {
 
 // A recorded graph with device models, as the simulator reads it (one item per line, '#'
 // starts a comment):
-//   device NAME [host] [link=N] [h2d=GB/s] [d2h=GB/s] [latency=us]
-//   buffer NAME bytes=N [in] [out] [on=MODEL1,MODEL2] [nohost]
+//   device NAME [host] [link=N] [h2d=GB/s] [d2h=GB/s] [latency=us] [fill=GB/s]
+//   buffer NAME bytes=N [in] [out] [on=MODEL1,MODEL2] [nohost] [cold]
 //   kernel NAME groups=N [reads=B1,B2*] [writes=B3] [after=K1,K2] [whole] [merge=MS]
 //          time=MODEL:FIXED_MS+US_PER_GROUP[,MODEL:...]
 // B* marks a buffer read in proportion to a piece's groups; `whole`: not partition-ready;
 // merge=MS: partial outputs merged on the host, MS per extra device. on=: devices holding
-// an `in` buffer's data when the graph starts; nohost: the host's copy is stale.
+// an `in` buffer's data when the graph starts; nohost: the host's copy is stale; cold and
+// fill=: Device::fillBandwidth and Buffer::cold.
 struct GraphFile {
   struct Linear {
     double fixedSeconds = 0, perGroupSeconds = 0;
