@@ -18,12 +18,14 @@
 #                 runs with TUTTI_COMPLETION=callback (A/B of how completions are learnt)
 #   --native-device I   the app's --device index for the native baseline (default 1: the
 #                 first GPU when PoCL's CPU comes first)
+#   --base-lib PATH  another libtutti.so (an earlier tree): a mode MODE@base in --modes runs
+#                 MODE with it, interleaved with the others (before/after in one run)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] && [ "${1#-}" = "$1" ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 out=$1; shift
 applist=mk_ABE,mk_BiCGSTAB,mk_TripleCommutator,mk_ReachabilityGramian,mk_Jacobi,mk_Lyapunov,kmeans,kmeans_ensemble
-timeout_s=300 budget=0 size=thesis measure=0 native=1 mmodes=native,whole,mkmd
+timeout_s=300 budget=0 size=thesis measure=0 native=1 mmodes=native,whole,mkmd baselib=
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --measure) measure=$2; shift 2 ;;
     --native-device) native=$2; shift 2 ;;
     --modes) mmodes=$2; shift 2 ;;
+    --base-lib) baselib=$2; shift 2 ;;
     *) echo "mkmd_record.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -60,18 +63,24 @@ for app in "${apps[@]}"; do
   grep -h '^RESULT' "$d/record.log" || true
   for ((i = 0; i < measure; i++)); do
     for mode in ${mmodes//,/ }; do
-      case $mode in
+      run_lib=$lib
+      if [ "${mode%@base}" != "$mode" ]; then
+        [ -f "$baselib" ] || { echo "mkmd_record.sh: $mode needs --base-lib" >&2; exit 2; }
+        run_lib=$baselib
+      fi
+      case ${mode%@base} in
         native) cmd=(env "${clean[@]}" "$appsdir/$app" --size "$size" --device "$native") ;;
-        *-cb) cmd=(env "${clean[@]}" TUTTI_MODE=${mode%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
-                   TUTTI_PROFILE_DB="$d/profiles.sqlite" LD_PRELOAD="$lib" "$appsdir/$app" --size "$size") ;;
-        *) cmd=(env "${clean[@]}" TUTTI_MODE=$mode TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
-                LD_PRELOAD="$lib" "$appsdir/$app" --size "$size") ;;
+        *-cb) m=${mode%@base}; cmd=(env "${clean[@]}" TUTTI_MODE=${m%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
+                   TUTTI_PROFILE_DB="$d/profiles.sqlite" LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
+        *) cmd=(env "${clean[@]}" TUTTI_MODE=${mode%@base} TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
+                LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
       esac
       timeout "$timeout_s" "${cmd[@]}" > "$d/run.log" 2>&1
       wall=$(sed -n 's/^RESULT.* wall_ms=\([0-9.]*\) status=PASS.*/\1/p' "$d/run.log")
       pred=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_predicted_ms=\([0-9.e+-]*\) .*/\1/p' "$d/run.log")
       split=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_split=\([0-9]*\) .*/\1/p' "$d/run.log")
       [ -n "$wall" ] || { echo "mkmd_record.sh: $app $mode: no PASS (see $d/run.log)" >&2; rc=1; wall=nan; }
+      [ "$mode" = mkmd ] || pred= split=  # the table's prediction is this tree's schedule
       printf '%s\t%s\t%s\t%s\t%s\n' "$app" "$mode" "$wall" "${pred:--}" "${split:--}" >> "$out/measure.tsv"
     done
   done
