@@ -292,6 +292,9 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
       // refuse them, they go to the home instead (allocated now, under the lock), which
       // becomes their valid copy once the job is back under the lock.
       wrote(st, r, slot);
+      // Done before anything that reads r is issued, and on no queue: copies out of the
+      // replica need not wait for it (copyOutWaits).
+      st.lastWrite[size_t(slot)] = {RealEvent(), true};
       const void *src = cmd->ptr;
       DeviceSlot *slotp = &ds;
       char *home = homeOf(ctx, st);
@@ -316,6 +319,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
     err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, slot);
+      wroteBy(st, slot, cmd->real);  // on the slot's in-order queue, its last part
       return issued(cmd, err, "clEnqueueWriteBuffer");
     }
     // The device refused the bytes: they go to the home, as when no device is chosen.

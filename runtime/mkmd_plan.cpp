@@ -31,6 +31,7 @@ constexpr double kUnknownSeconds = 1e3;
 struct KeptSchedule {
   std::vector<uint64_t> key;
   std::vector<std::vector<uint64_t>> groups;  // [kernel][device]
+  std::vector<double> start;                  // [kernel]
   double makespan = 0;
 };
 std::deque<KeptSchedule> g_kept;  // newest first, under the API lock
@@ -63,7 +64,31 @@ std::vector<uint64_t> graphKey(const MkmdGraphBuilder &b) {
 
 }  // namespace
 
-bool mkmdScheduleHeld(const std::deque<Command *> &held) {
+namespace {
+
+// The held commands in the order the schedule starts them: each kernel at its start, every
+// other command right behind the kernel held before it. The commands' dependencies still
+// decide when each may go; this order decides which goes first among those that may. In
+// the app's order, mk_Lyapunov's transpose, which a second GPU's product waited for, was
+// issued behind a 21 ms product on the first GPU's queue.
+void issueInScheduleOrder(std::deque<Command *> &held, const std::vector<Command *> &kernels,
+                          const std::vector<double> &start) {
+  std::vector<std::pair<double, Command *>> order;
+  order.reserve(held.size());
+  double key = -1;
+  for (Command *c : held) {
+    auto k = std::find(kernels.begin(), kernels.end(), c);
+    if (k != kernels.end()) key = std::max(key, start[size_t(k - kernels.begin())]);
+    order.push_back({k != kernels.end() ? start[size_t(k - kernels.begin())] : key, c});
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t i = 0; i < order.size(); ++i) held[i] = order[i].second;
+}
+
+}  // namespace
+
+bool mkmdScheduleHeld(std::deque<Command *> &held) {
   if (held.front()->q->ctx->slots.size() == 1) return true;  // nothing to choose between
   MkmdGraphBuilder b;
   bool any = false;
@@ -93,10 +118,11 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
   }
   const mk::Graph &g = file.graph;
   std::vector<std::vector<uint64_t>> groups;
+  std::vector<double> start;
   double makespan = 0;
   const bool reused = kept != g_kept.end();
   if (reused) {
-    groups = kept->groups, makespan = kept->makespan;
+    groups = kept->groups, start = kept->start, makespan = kept->makespan;
     std::rotate(g_kept.begin(), kept, kept + 1);  // newest first
   } else {
     mk::Graph inst;
@@ -108,10 +134,14 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
     }
     mk::Schedule s = mk::schedule(inst, devs);
     groups.assign(g.kernels.size(), std::vector<uint64_t>(nd, 0));
+    start.assign(g.kernels.size(), s.makespan);
     for (const mk::Task &t : s.tasks)
-      if (t.kind == mk::Task::Compute) groups[size_t(t.kernel)][size_t(t.device)] += t.groups;
+      if (t.kind == mk::Task::Compute) {
+        groups[size_t(t.kernel)][size_t(t.device)] += t.groups;
+        start[size_t(t.kernel)] = std::min(start[size_t(t.kernel)], t.start);
+      }
     makespan = s.makespan;
-    g_kept.push_front({std::move(key), groups, makespan});
+    g_kept.push_front({std::move(key), groups, start, makespan});
     if (g_kept.size() > kSchedulesKept) g_kept.pop_back();
   }
   int split = 0;
@@ -163,6 +193,7 @@ bool mkmdScheduleHeld(const std::deque<Command *> &held) {
       if (!placed[size_t(r)]) placed[size_t(r)] = true, b.roots[size_t(r)]->store->affinity = main;
     for (int w : g.kernels[k].writes) placed[size_t(w)] = true;
   }
+  issueInScheduleOrder(held, b.kernels, start);
   uint64_t t1 = nowNs();
   ++g_counters.graphs;
   g_counters.reused += reused;

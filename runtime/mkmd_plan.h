@@ -12,8 +12,9 @@ namespace tutti {
 // each one's forcedGroups; planning then carries the schedule out (plan.cpp). Kernels the
 // compiler could not analyse keep none and are placed as in whole mode. True when the
 // schedule ran every kernel whole on one and the same device: holding the commands back
-// gained nothing over streaming them (see _cl_command_queue::mkmdStream).
-bool mkmdScheduleHeld(const std::deque<Command *> &held);
+// gained nothing over streaming them (see _cl_command_queue::mkmdStream). `held` is put in
+// the order the schedule starts its kernels, the order to issue them in.
+bool mkmdScheduleHeld(std::deque<Command *> &held);
 
 // TUTTI_STATS: graphs scheduled, their kernels, kernels split, and the sum of predicted
 // makespans (ms).

@@ -195,14 +195,26 @@ Schedule coarseSchedule(const Graph &g, const std::vector<Device> &devs, const s
   const size_t n = g.kernels.size(), nd = devs.size();
   State S(g, devs);
   dev.assign(n, forced < 0 ? 0 : forced);
-  std::vector<bool> done(n, false);
+  // Kernels whose predecessors are all placed, and how many each other one still waits
+  // for: a step costs the ready list, not a scan of every kernel's predecessors (which
+  // took half of a 158-kernel BiCGSTAB graph's 5 ms).
+  std::vector<size_t> waiting(n);
+  std::vector<std::vector<int>> succ(n);
+  std::vector<int> ready;
+  for (size_t i = 0; i < n; ++i) {
+    waiting[i] = preds[i].size();
+    for (int p : preds[i]) succ[size_t(p)].push_back(int(i));
+    if (!waiting[i]) ready.push_back(int(i));
+  }
   for (size_t step = 0; step < n; ++step) {
-    int k = -1;
-    for (size_t i = 0; i < n; ++i) {
-      if (done[i]) continue;
-      bool ready = std::all_of(preds[i].begin(), preds[i].end(), [&](int p) { return done[size_t(p)]; });
-      if (ready && (k < 0 || rank[i] > rank[size_t(k)])) k = int(i);
-    }
+    // The highest rank, the earliest kernel among equals (as the scan in kernel order did).
+    auto pick = std::min_element(ready.begin(), ready.end(), [&](int a, int b) {
+      return rank[size_t(a)] > rank[size_t(b)] || (rank[size_t(a)] == rank[size_t(b)] && a < b);
+    });
+    int k = *pick;
+    ready.erase(pick);
+    for (int j : succ[size_t(k)])
+      if (!--waiting[size_t(j)]) ready.push_back(j);
     double bestEnd = 0;
     for (size_t d = 0; forced < 0 && d < nd; ++d) {
       size_t m = S.mark();
@@ -211,7 +223,6 @@ Schedule coarseSchedule(const Graph &g, const std::vector<Device> &devs, const s
       if (d == 0 || e < bestEnd) bestEnd = e, dev[size_t(k)] = int(d);
     }
     S.place(k, whole(g, nd, k, dev[size_t(k)]), dev[size_t(k)], preds[size_t(k)]);
-    done[size_t(k)] = true;
   }
   S.sink();
   return S.result();
