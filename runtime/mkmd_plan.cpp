@@ -170,6 +170,10 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
       int to = b.analysed[k] ? onlyDevice(k) : -1;
       for (int r : g.kernels[k].reads) {
         int p = lastWriter[size_t(r)];
+        // A producer whose reader runs elsewhere reports its own completion: lazily
+        // issued, it was reported with the next armed launch on its queue (completion.cpp),
+        // and mk_Lyapunov's second GPU waited 21 ms for a 0.1 ms transpose that way.
+        if (p >= 0 && (to < 0 || onlyDevice(size_t(p)) != to)) b.kernels[size_t(p)]->ev->wanted = true;
         if (to < 0 || p < 0) continue;
         int from = onlyDevice(size_t(p));
         auto &push = b.kernels[size_t(p)]->pushTo;
@@ -193,6 +197,14 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
       if (!placed[size_t(r)]) placed[size_t(r)] = true, b.roots[size_t(r)]->store->affinity = main;
     for (int w : g.kernels[k].writes) placed[size_t(w)] = true;
   }
+  if (logEnabled(LogLevel::Debug))
+    for (size_t k = 0; k < g.kernels.size(); ++k) {
+      std::string on;
+      for (size_t d = 0; d < nd; ++d)
+        if (groups[k][d]) on += " " + b.labels[d].substr(0, b.labels[d].find(':')) + "=" + std::to_string(groups[k][d]);
+      TUTTI_LOG(Debug, "mkmd: %s (%p) starts at %.3f ms on%s", g.kernels[k].name.c_str(), (void *)b.kernels[k],
+                start[k] * 1e3, on.c_str());
+    }
   issueInScheduleOrder(held, b.kernels, start);
   uint64_t t1 = nowNs();
   ++g_counters.graphs;
