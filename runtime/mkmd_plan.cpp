@@ -62,10 +62,6 @@ std::vector<uint64_t> graphKey(const MkmdGraphBuilder &b) {
   return key;
 }
 
-}  // namespace
-
-namespace {
-
 // The held commands in the order the schedule starts them: each kernel at its start, every
 // other command right behind the kernel held before it. The commands' dependencies still
 // decide when each may go; this order decides which goes first among those that may. In
