@@ -98,9 +98,7 @@ IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
     return done(err);
   }
   DeviceSlot &ds = slotOf(cmd, slot);
-  // MKMD's pushes copy the outputs out behind the launch: with its event they wait for it
-  // alone (coherence.cpp, copyOutWaits).
-  bool event = launchNeedsEvent(cmd) || !cmd->pushTo.empty();
+  bool event = launchNeedsEvent(cmd);
   // No offset is passed as none, as the app most likely passed it: drivers may take a
   // slower path for a global offset.
   const bool offset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];

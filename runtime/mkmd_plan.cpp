@@ -72,10 +72,11 @@ void issueInScheduleOrder(std::deque<Command *> &held, const std::vector<Command
   std::vector<std::pair<double, Command *>> order;
   order.reserve(held.size());
   double key = -1;
+  size_t next = 0;  // the graph's kernels are the held kernels, in held order
   for (Command *c : held) {
-    auto k = std::find(kernels.begin(), kernels.end(), c);
-    if (k != kernels.end()) key = std::max(key, start[size_t(k - kernels.begin())]);
-    order.push_back({k != kernels.end() ? start[size_t(k - kernels.begin())] : key, c});
+    bool kernel = next < kernels.size() && kernels[next] == c;
+    if (kernel) key = std::max(key, start[next]);
+    order.push_back({kernel ? start[next++] : key, c});
   }
   std::stable_sort(order.begin(), order.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -168,7 +169,8 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
         int p = lastWriter[size_t(r)];
         // A producer whose reader runs elsewhere reports its own completion: lazily
         // issued, it was reported with the next armed launch on its queue (completion.cpp),
-        // and mk_Lyapunov's second GPU waited 21 ms for a 0.1 ms transpose that way.
+        // and mk_Lyapunov's second GPU waited 21 ms for a 0.1 ms transpose that way. Its
+        // event also lets the copies of its outputs wait for it alone (copyOutWaits).
         if (p >= 0 && (to < 0 || onlyDevice(size_t(p)) != to)) b.kernels[size_t(p)]->ev->wanted = true;
         if (to < 0 || p < 0) continue;
         int from = onlyDevice(size_t(p));

@@ -321,8 +321,9 @@ cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEve
     auto after = std::make_shared<RealEvent>(std::move(marker));
     auto result = std::make_shared<RealEvent>(user.share());
     Staging::Job job;
-    job.waits.push_back(after);
-    if (waits)
+    if (!waits)
+      job.waits.push_back(after);
+    else
       for (const RealEvent &w : *waits) job.waits.push_back(std::make_shared<RealEvent>(w.share()));
     job.run = [copy, after, result] {
       cl_int e = copy(true, after->get());
