@@ -257,6 +257,23 @@ struct ArgValue {
 
 }  // namespace tutti
 
+namespace tutti {
+
+// One launch shape's access hulls (skmd.cpp launchAccess): per argument, the bytes the
+// whole launch may read and write from the argument's start, before clamping to it. The
+// compiler's ranges depend on nothing but the NDRange and the scalar arguments.
+struct AccessMemo {
+  std::vector<uint64_t> key;  // NDRange and scalar arguments
+  const void *info = nullptr;  // the compiler's KernelInfo they came from
+  struct Hull {
+    bool known = false;
+    uint64_t begin = 0, end = 0;
+  };
+  std::vector<Hull> read, write;  // per argument
+};
+
+}  // namespace tutti
+
 struct _cl_kernel : tutti::ObjectHeader {
   _cl_kernel() : ObjectHeader(tutti::ObjType::Kernel) {}
   _cl_program *program = nullptr;
@@ -294,6 +311,9 @@ struct _cl_kernel : tutti::ObjectHeader {
   // identity) and the variants it was found for, so a launch looks nothing up by name.
   void *skmdKnown = nullptr;
   const void *skmdKnownFor = nullptr;
+  // skmd.cpp (launchAccess), under the API lock: the compiler's access hulls of the
+  // kernel's latest launch shapes, newest first, so a repeated launch evaluates none.
+  std::vector<tutti::AccessMemo> accessMemo GUARDED_BY(tutti::apiMutex);
 };
 
 namespace tutti {
@@ -336,6 +356,10 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // Jacobi and K-means on two H200s: 0.49-0.84x of streaming them in whole mode), so the
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
+  // TUTTI_MODE=mkmd: how many commands the queue holds before it schedules them (0: not
+  // started, TUTTI_MKMD_FIRST_WINDOW). It doubles, up to TUTTI_MKMD_WINDOW, each time a
+  // schedule spreads the kernels over several devices.
+  uint64_t mkmdWindow GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
   // Dependency tracking (graph.cpp): accesses since the last barrier.
   struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };

@@ -70,6 +70,11 @@ const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, cons
 bool skmdLaunchShape(Command *cmd, size_t wgLimit, compiler::NDRange &nd,
                      compiler::ScalarArgs &scalars);
 
+// The command graph's view of a launch (access.h's hook): per buffer argument, the bytes
+// the whole launch reads and writes, from the compiler's analysis, each launch shape's
+// evaluated once (_cl_kernel::accessMemo). False when the analysis cannot say.
+bool skmdLaunchAccess(const Command *cmd, std::vector<struct Access> &out);
+
 // Whether splitting cmd's launch into these per-slot group counts (pieces in slot order)
 // would need a host merge: global atomics, or pieces whose write ranges overlap.
 bool skmdNeedsMerge(Command *cmd, const compiler::KernelInfo &info, const compiler::NDRange &nd,
