@@ -85,15 +85,15 @@ void issueInScheduleOrder(std::deque<Command *> &held, const std::vector<Command
 
 }  // namespace
 
-bool mkmdScheduleHeld(std::deque<Command *> &held) {
-  if (held.front()->q->ctx->slots.size() == 1) return true;  // nothing to choose between
+MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held) {
+  if (held.front()->q->ctx->slots.size() == 1) return MkmdOutcome::OneDevice;  // nothing to choose between
   MkmdGraphBuilder b;
   bool any = false;
   for (Command *c : held) {
     b.add(c);
     any |= c->kind == CmdKind::Kernel;
   }
-  if (!any) return false;
+  if (!any) return MkmdOutcome::NoGraph;
   uint64_t t0 = nowNs();
   auto &file = b.file;
   const size_t nd = file.models.size();
@@ -127,7 +127,7 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
     std::string err;
     if (!mk::instantiate(file, {}, inst, devs, err)) {
       TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
-      return false;
+      return MkmdOutcome::NoGraph;
     }
     mk::Schedule s = mk::schedule(inst, devs);
     groups.assign(g.kernels.size(), std::vector<uint64_t>(nd, 0));
@@ -218,14 +218,14 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
   // Every kernel analysed and whole on one and the same device.
   int only = -1;
   for (size_t k = 0; k < g.kernels.size(); ++k) {
-    if (!b.analysed[k]) return false;
+    if (!b.analysed[k]) return MkmdOutcome::NoGraph;
     for (size_t d = 0; d < nd; ++d)
       if (groups[k][d]) {
-        if (only >= 0 && int(d) != only) return false;
+        if (only >= 0 && int(d) != only) return MkmdOutcome::Spread;
         only = int(d);
       }
   }
-  return only >= 0;
+  return only >= 0 ? MkmdOutcome::OneDevice : MkmdOutcome::NoGraph;
 }
 
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }

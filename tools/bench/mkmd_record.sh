@@ -15,7 +15,8 @@
 #                 Tutti whole and under TUTTI_MODE=mkmd (same database); OUT_DIR/measure.md
 #                 has the medians and MKMD's predicted vs measured makespan
 #   --modes LIST  what --measure runs (default native,whole,mkmd); a mode with the suffix -cb
-#                 runs with TUTTI_COMPLETION=callback (A/B of how completions are learnt)
+#                 runs with TUTTI_COMPLETION=callback (A/B of how completions are learnt), and
+#                 MODE:NAME=VALUE runs MODE with TUTTI_NAME=VALUE (mkmd:MKMD_FIRST_WINDOW=64)
 #   --native-device I   the app's --device index for the native baseline (default 1: the
 #                 first GPU when PoCL's CPU comes first)
 #   --base-lib PATH  another libtutti.so (an earlier tree): a mode MODE@base in --modes runs
@@ -68,11 +69,16 @@ for app in "${apps[@]}"; do
         [ -f "$baselib" ] || { echo "mkmd_record.sh: $mode needs --base-lib" >&2; exit 2; }
         run_lib=$baselib
       fi
-      case ${mode%@base} in
+      extra=()
+      if [ "${mode#*:}" != "$mode" ]; then
+        extra=("TUTTI_${mode#*:}")
+        extra[0]=${extra[0]%@base}
+      fi
+      case ${mode%%:*} in
         native) cmd=(env "${clean[@]}" "$appsdir/$app" --size "$size" --device "$native") ;;
-        *-cb) m=${mode%@base}; cmd=(env "${clean[@]}" TUTTI_MODE=${m%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
+        *-cb) m=${mode%%:*}; m=${m%@base}; cmd=(env "${clean[@]}" "${extra[@]}" TUTTI_MODE=${m%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
                    TUTTI_PROFILE_DB="$d/profiles.sqlite" LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
-        *) cmd=(env "${clean[@]}" TUTTI_MODE=${mode%@base} TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
+        *) m=${mode%%:*}; cmd=(env "${clean[@]}" "${extra[@]}" TUTTI_MODE=${m%@base} TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
                 LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
       esac
       timeout "$timeout_s" "${cmd[@]}" > "$d/run.log" 2>&1
