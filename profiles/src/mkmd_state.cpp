@@ -39,6 +39,8 @@ State::State(const Graph &g, const std::vector<Device> &devs)
     linkIndex_.push_back(it->second);
   }
   links_.resize(dense.size());
+  for (size_t d = 0; d < devs.size(); ++d)
+    if (devs[d].busyUntil > 0) compute_[d].add(0, devs[d].busyUntil);
   for (const Device &d : devs)
     if (d.host && d.fillBandwidth > 0) fill_ = fill_ > 0 ? std::min(fill_, d.fillBandwidth) : d.fillBandwidth;
   for (const Buffer &b : g.buffers) cold_.push_back(b.cold);
@@ -48,7 +50,7 @@ State::State(const Graph &g, const std::vector<Device> &devs)
     const Buffer &buf = g.buffers[b];
     valid_[b].assign(devs.size() + 1, buf.fromHost ? kNever : 0.0);
     for (int d : buf.on)
-      if (d >= 0 && size_t(d) < devs.size()) valid_[b][size_t(d)] = 0;
+      if (d >= 0 && size_t(d) < devs.size()) valid_[b][size_t(d)] = std::max(0.0, buf.readyAt);
     // On the host too, unless a device holds the only copy.
     if (!buf.notOnHost || std::none_of(buf.on.begin(), buf.on.end(),
                                        [&](int d) { return d >= 0 && size_t(d) < devs.size(); }))

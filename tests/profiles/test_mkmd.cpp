@@ -292,6 +292,38 @@ TEST(Mkmd, KernelsGoWhereTheirDataAlreadyAre) {
   EXPECT_GT(h.makespan, m.makespan + 0.02);
 }
 
+TEST(Mkmd, EarlierGraphsWorkHoldsDevicesAndData) {
+  // A later window's graph: g0 still runs an earlier graph's kernels for 50 ms, and x, which
+  // one of them writes there, is ready at 40 ms. Scheduled as if g0 were free, the reader
+  // went to g0 at once (mk_ABE's last sum, alone in its window).
+  Graph g;
+  g.buffers = {buffer("x", 1 << 20, true, false), buffer("y", 4096, false, true)};
+  g.buffers[0].on = {0};
+  g.buffers[0].notOnHost = true;
+  g.kernels.push_back(kernel("read", 16, {0}, {1}, linear({1e-3, 1e-3})));
+  g.kernels.back().splittable = false;
+  std::vector<Device> devs = {gpu("g0", 0, 10), gpu("g1", 1, 10)};
+  Schedule free = schedule(g, devs);
+  ASSERT_EQ(free.deviceOf[0], 0) << "beside its data";
+  EXPECT_LT(free.makespan, 0.02);
+  devs[0].busyUntil = 0.05;
+  g.buffers[0].readyAt = 0.04;
+  Schedule busy = schedule(g, devs);
+  checkInvariants(busy, g, devs);
+  EXPECT_EQ(busy.deviceOf[0], 1) << "waited for g0 where g1 was free once x was ready";
+  for (const Task &t : busy.tasks) {
+    if (t.buffer == 0 && t.kind == Task::D2H) EXPECT_GE(t.start, 0.04) << "x copied before it was written";
+    if (t.kind == Task::Compute) EXPECT_GE(t.start, 0.04);
+  }
+  EXPECT_LT(busy.makespan, 0.05 + 0.016) << "no sooner than waiting for g0";
+  // With g1 busy longer still, the reader waits for g0.
+  devs[1].busyUntil = 0.2;
+  Schedule both = schedule(g, devs);
+  EXPECT_EQ(both.deviceOf[0], 0);
+  for (const Task &t : both.tasks)
+    if (t.kind == Task::Compute) EXPECT_GE(t.start, 0.05) << "ran on g0 before its earlier work ended";
+}
+
 // Thesis Fig. 5.1: A^2 B B^T C B on a CPU and two unequal GPUs (Table 5.2's mix).
 Graph fig51(std::vector<Device> &devs) {
   devs = {cpu(), gpu("gtx760", 0, 7.88), gpu("gtx750ti", 1, 7.88)};

@@ -26,6 +26,9 @@ struct Device {
   // first time (a cold buffer's home: page faults, 0.35-2.5 GB/s on the GPU VMs); 0: no
   // slower than the link.
   double fillBandwidth = 0;
+  // Seconds from the graph's start during which the device still runs earlier work (an
+  // earlier graph's kernels): nothing of this graph runs there before.
+  double busyUntil = 0;
 };
 
 struct Buffer {
@@ -41,6 +44,9 @@ struct Buffer {
   // Its host memory is not there yet: the first copy that lands there for a kernel on the
   // host device (or a split's gather) runs at that device's fillBandwidth.
   bool cold = false;
+  // Seconds from the graph's start at which the copies on `on` are written (a kernel of
+  // an earlier graph still writes them); 0: there already.
+  double readyAt = 0;
 };
 
 struct Kernel {
