@@ -45,6 +45,23 @@ bool launchModelOf(Command *cmd, cc::NDRange &nd, cc::ScalarArgs &scalars, Launc
 
 }  // namespace
 
+double mkmdFastestSeconds(Command *cmd) {
+  cc::NDRange nd;
+  cc::ScalarArgs scalars;
+  LaunchModel lm;
+  bool splittable = false;
+  if (cmd->kind != CmdKind::Kernel || !launchModelOf(cmd, nd, scalars, lm, splittable)) return 0;
+  double best = 0;
+  bool any = false;
+  for (size_t s = 0; s < lm.known.size(); ++s)
+    if (lm.known[s]) {
+      double t = lm.fixedSeconds[s] + lm.perGroupSeconds[s] * double(nd.totalGroups());
+      best = any ? std::min(best, t) : t;
+      any = true;
+    }
+  return best;
+}
+
 void MkmdGraphBuilder::devices(_cl_context *ctx) {
   if (!file.models.empty()) return;
   int zc = zeroCopySlot(ctx);

@@ -12,6 +12,10 @@
 
 namespace tutti {
 
+// A launch's predicted seconds on its fastest device (profiled models); 0 when no device
+// has one or the compiler could not analyse it.
+double mkmdFastestSeconds(Command *cmd);
+
 struct MkmdGraphBuilder {
   profiles::mkmd::GraphFile file;
   std::vector<std::string> labels;   // per device model: the backing device

@@ -22,6 +22,10 @@ enum class MkmdOutcome {
 // `held` is put in the order the schedule starts its kernels, the order to issue them in.
 MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held);
 
+// Whether `held` (one queue's, enqueue order) is a window to schedule now: TUTTI_MKMD_WINDOW
+// commands, or TUTTI_MKMD_SHORT_WINDOW of them whose kernels are predicted short.
+bool mkmdWindowFull(const std::deque<Command *> &held);
+
 // TUTTI_STATS: graphs scheduled, their kernels, kernels split, and the sum of predicted
 // makespans (ms).
 struct MkmdCounters {

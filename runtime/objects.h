@@ -356,10 +356,6 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // Jacobi and K-means on two H200s: 0.49-0.84x of streaming them in whole mode), so the
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
-  // TUTTI_MODE=mkmd: how many commands the queue holds before it schedules them (0: not
-  // started, TUTTI_MKMD_FIRST_WINDOW). It doubles, up to TUTTI_MKMD_WINDOW, each time a
-  // schedule spreads the kernels over several devices.
-  uint64_t mkmdWindow GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
   // Dependency tracking (graph.cpp): accesses since the last barrier.
   struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };

@@ -307,7 +307,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   // H200s: 0.57x and 0.61x of whole mode); the schedule then finds the data where the write
   // put them (MkmdGraphBuilder::bufferOf).
   const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.size() == 1;
-  if (st.mode == KernelMode::Mkmd && !q->mkmdStream && !writeFirst ? q->held.size() >= mkmdWindow(q) : !st.batch)
+  if (st.mode == KernelMode::Mkmd && !q->mkmdStream && !writeFirst ? mkmdWindowFull(q->held) : !st.batch)
     flush(q);
 }
 
@@ -328,16 +328,6 @@ void Runtime::inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) 
   }
 }
 
-// A queue's first window is small: a chain of small kernels, which the schedule keeps on
-// one device, then waits only for a few enqueues and a small schedule before it streams
-// (mk_BiCGSTAB on two H200s, windows of 64: 61 kernels held and scheduled in 1 ms before the
-// first one ran). Windows grow while their schedules use several devices.
-uint64_t Runtime::mkmdWindow(_cl_command_queue *q) {
-  const Settings &st = settings();
-  if (!q->mkmdWindow) q->mkmdWindow = std::min(std::max<uint64_t>(st.mkmd_first_window, 1), std::max<uint64_t>(st.mkmd_window, 1));
-  return q->mkmdWindow;
-}
-
 void Runtime::flush(_cl_command_queue *q) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
@@ -346,10 +336,8 @@ void Runtime::flush(_cl_command_queue *q) {
       uint64_t n = std::min<uint64_t>(q->mkmdStream, q->held.size());
       q->mkmdStream -= n;
       mkmdStreamed(n);
-    } else {
-      MkmdOutcome o = mkmdScheduleHeld(q->held);
-      if (o == MkmdOutcome::OneDevice) q->mkmdStream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
-      if (o == MkmdOutcome::Spread) q->mkmdWindow = std::min(2 * mkmdWindow(q), std::max<uint64_t>(settings().mkmd_window, 1));
+    } else if (mkmdScheduleHeld(q->held) == MkmdOutcome::OneDevice) {
+      q->mkmdStream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
     }
   }
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only

@@ -107,8 +107,6 @@ class Runtime {
   // Takes ownership of cmd; computes its dependencies from wait list and queue order.
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
   void flush(_cl_command_queue *q);
-  // TUTTI_MODE=mkmd: how many held commands q schedules at once now.
-  uint64_t mkmdWindow(_cl_command_queue *q) REQUIRES(apiMutex);
   // Blocks (releasing apiMutex) until every event is complete or failed.
   cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(apiMutex);
   void setUserEventStatus(_cl_event *ev, cl_int status);

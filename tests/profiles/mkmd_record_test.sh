@@ -23,20 +23,19 @@ grep -q '^kernel matmul\.0 groups=[0-9]* reads=buf0_[0-9]*\*,buf1_[0-9]* writes=
 grep -q 'time=cpu0:[0-9.e+-]*+[0-9.e+-]*,cpu1:' "$g" || { cat "$g"; exit 1; }
 host=$(sed -n 's/^device \([a-z0-9]*\) host.*/\1/p' "$g")
 [ -n "$host" ] || { echo "no host (zero-copy) device recorded"; cat "$g"; exit 1; }
-# TUTTI_MODE=mkmd runs the same graph: with a first window that holds them all, one schedule
-# of all 17 kernels at the final read.
-LD_PRELOAD=$lib TUTTI_MODE=mkmd TUTTI_MKMD_FIRST_WINDOW=64 TUTTI_STATS=1 "$app" --size tiny > "$w/mkmd.log" 2>&1 ||
+# TUTTI_MODE=mkmd runs the same graph: when no window of 8 counts as short, one schedule of
+# all 17 kernels at the final read.
+LD_PRELOAD=$lib TUTTI_MODE=mkmd TUTTI_MKMD_SHORT_US=0 TUTTI_STATS=1 "$app" --size tiny > "$w/mkmd.log" 2>&1 ||
   { cat "$w/mkmd.log"; exit 1; }
 grep -q 'status=PASS' "$w/mkmd.log" || { cat "$w/mkmd.log"; exit 1; }
 grep -q 'TUTTI mkmd_graphs=1 mkmd_kernels=17 ' "$w/mkmd.log" || { cat "$w/mkmd.log"; exit 1; }
-# By default the first window holds 8 commands (the products start sooner); its schedule
-# spreads them over both devices, so the window doubles and the other 9 kernels go as one
-# graph at the final read (in windows of 8 they would be two).
-LD_PRELOAD=$lib TUTTI_MODE=mkmd TUTTI_STATS=1 TUTTI_LOG=info "$app" --size tiny > "$w/mkmd8.log" 2>&1 ||
-  { cat "$w/mkmd8.log"; exit 1; }
+# When every window of 8 counts as short (TUTTI_MKMD_SHORT_WINDOW), each is scheduled as
+# soon as it is held: 8, 8, then the last kernel at the final read.
+LD_PRELOAD=$lib TUTTI_MODE=mkmd TUTTI_MKMD_SHORT_US=1000000000 TUTTI_STATS=1 TUTTI_LOG=info "$app" --size tiny \
+  > "$w/mkmd8.log" 2>&1 || { cat "$w/mkmd8.log"; exit 1; }
 grep -q 'status=PASS' "$w/mkmd8.log" || { cat "$w/mkmd8.log"; exit 1; }
 sizes=$(sed -n 's/.*mkmd: \([0-9]*\) kernels scheduled.*/\1/p' "$w/mkmd8.log" | tr '\n' ' ')
-[ "$sizes" = "8 9 " ] || { cat "$w/mkmd8.log"; echo "FAIL: graphs of $sizes kernels, expected 8 then 9"; exit 1; }
+[ "$sizes" = "8 8 1 " ] || { cat "$w/mkmd8.log"; echo "FAIL: graphs of $sizes kernels, expected 8, 8, 1"; exit 1; }
 "$tool" "$g" --json "$w/here.json" --repeat 3 > "$w/here.txt"
 "$tool" "$g" --devices "$host,$host" --json "$w/two.json" --repeat 3 > "$w/two.txt"
 python3 - "$w" <<'PY'
