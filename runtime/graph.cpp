@@ -31,6 +31,7 @@ void inheritExternalWaits(Command *cmd, std::vector<_cl_event *> &deps) REQUIRES
 
 void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   _cl_command_queue *q = cmd->q;
+  cmd->ev->accessSeq = 0;  // no records name it (yet)
   if (pending(q->lastBarrier)) deps.push_back(q->lastBarrier);
   if (cmd->waitsAll) {
     // Markers and barriers without a wait list wait for everything before them: what
@@ -62,25 +63,36 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   mine.swap(scratch);
   mine.clear();
   accessesOf(cmd, mine);
-  for (auto &a : q->accesses)
-    if (pending(a.ev))
-      for (auto &m : mine)
-        if (a.root == m.root && (a.write || m.write) && overlaps(a.r, m.r)) {
-          deps.push_back(a.ev);
-          break;
-        }
-  // A write that covers an earlier access orders everything after it behind that
-  // access already, so the earlier record can go: the list stays short however many
-  // launches are in flight.
-  auto stale = [&](const _cl_command_queue::Access &a) REQUIRES(apiMutex) {
-    if (!pending(a.ev)) return true;
-    for (auto &m : mine)
-      if (m.write && m.root == a.root && m.r.begin <= a.r.begin && a.r.end <= m.r.end) return true;
-    return false;
+  const size_t own = deps.size();
+  auto conflicts = [&](const std::deque<_cl_command_queue::Access> &list, Range r) REQUIRES(apiMutex) {
+    for (const auto &a : list)
+      if (pending(a.ev) && overlaps(a.r, r) && std::find(deps.begin() + long(own), deps.end(), a.ev) == deps.end())
+        deps.push_back(a.ev);
   };
-  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(), stale),
-                    q->accesses.end());
-  for (auto &m : mine) q->accesses.push_back({m.root, m.r, m.write, cmd->ev});
+  for (const Access &m : mine) {
+    auto it = q->accesses.find(m.root);
+    if (it == q->accesses.end()) continue;
+    conflicts(it->second.writes, m.r);
+    if (m.write) conflicts(it->second.reads, m.r);
+  }
+  // A write that covers an earlier access orders everything after it behind that
+  // access already, so the earlier record can go: the lists stay short however many
+  // launches are in flight.
+  for (const Access &m : mine) {
+    if (!m.write) continue;
+    auto it = q->accesses.find(m.root);
+    if (it == q->accesses.end()) continue;
+    auto stale = [&m](const _cl_command_queue::Access &a) REQUIRES(apiMutex) {
+      return !pending(a.ev) || (m.r.begin <= a.r.begin && a.r.end <= m.r.end);
+    };
+    for (auto *list : {&it->second.reads, &it->second.writes})
+      list->erase(std::remove_if(list->begin(), list->end(), stale), list->end());
+  }
+  cmd->ev->accessSeq = ++q->accessSeq;
+  for (const Access &m : mine) {
+    auto &root = q->accesses[m.root];
+    (m.write ? root.writes : root.reads).push_back({m.r, cmd->ev, cmd->ev->accessSeq});
+  }
   scratch.swap(mine);
 }
 
@@ -89,9 +101,19 @@ void graphForget(_cl_command_queue *q, _cl_event *ev) {
   q->externalWaits.erase(std::remove_if(q->externalWaits.begin(), q->externalWaits.end(),
                                         [ev](const auto &w) { return w.owner == ev; }),
                          q->externalWaits.end());
-  q->accesses.erase(std::remove_if(q->accesses.begin(), q->accesses.end(),
-                                   [ev](const auto &a) { return a.ev == ev; }),
-                    q->accesses.end());
+  // Each list is in seq order, and an in-order queue completes its oldest command first:
+  // ev's records are at the fronts, found without a scan however long the lists are.
+  if (ev->accessSeq)
+    for (auto it = q->accesses.begin(); it != q->accesses.end();) {
+      for (auto *list : {&it->second.reads, &it->second.writes}) {
+        auto at = std::lower_bound(list->begin(), list->end(), ev->accessSeq,
+                                   [](const _cl_command_queue::Access &a, uint64_t seq) { return a.seq < seq; });
+        auto end = at;
+        while (end != list->end() && end->seq == ev->accessSeq) ++end;
+        list->erase(at, end);
+      }
+      it = it->second.reads.empty() && it->second.writes.empty() ? q->accesses.erase(it) : std::next(it);
+    }
   // In-order queues report completions in order: the event is the oldest one. Out of
   // order, completions come roughly in enqueue order too, so the search stops early; the
   // event is listed at most once.

@@ -13,6 +13,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "interval_set.h"
@@ -332,6 +333,7 @@ struct _cl_event : tutti::ObjectHeader {
   cl_command_type cmdType = CL_COMMAND_USER;
   cl_int status GUARDED_BY(tutti::apiMutex) = CL_QUEUED;     // app-visible execution status
   bool done GUARDED_BY(tutti::apiMutex) = false;             // work finished (data may be used), maybe not yet reported
+  uint64_t accessSeq GUARDED_BY(tutti::apiMutex) = 0;        // its queue's access records name it with this (graph.cpp)
   bool wanted = false;           // someone waits for it: its completion must be reported
   bool reportAsked = false;      // needCompletion armed it and everything before it
   cl_int failure = 0;            // negative when the command failed
@@ -357,9 +359,13 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
-  // Dependency tracking (graph.cpp): accesses since the last barrier.
-  struct Access { _cl_mem *root; tutti::Range r; bool write; _cl_event *ev; };
-  std::vector<Access> accesses GUARDED_BY(tutti::apiMutex);
+  // Dependency tracking (graph.cpp): accesses since the last barrier, per root buffer and
+  // in enqueue order (seq rises), so a command looks only at the buffers it touches, and a
+  // read only at their writes.
+  struct Access { tutti::Range r; _cl_event *ev; uint64_t seq; };
+  struct RootAccesses { std::deque<Access> reads, writes; };
+  std::unordered_map<_cl_mem *, RootAccesses> accesses GUARDED_BY(tutti::apiMutex);
+  uint64_t accessSeq GUARDED_BY(tutti::apiMutex) = 0;
   // In-order queues: events of other queues (and user events) that commands still in flight
   // here waited for; `owner` is the waiting command's event, which holds `wait` until it is
   // reported complete.
