@@ -63,11 +63,16 @@ void graphDependencies(Command *cmd, std::vector<_cl_event *> &deps) {
   mine.swap(scratch);
   mine.clear();
   accessesOf(cmd, mine);
-  const size_t own = deps.size();
+  // An event with several records (arguments on one buffer, a read and a write) is listed
+  // once, without searching what is listed: a write after thousands of pending reads.
+  static uint64_t mark = 0;
+  ++mark;
   auto conflicts = [&](const std::deque<_cl_command_queue::Access> &list, Range r) REQUIRES(apiMutex) {
     for (const auto &a : list)
-      if (pending(a.ev) && overlaps(a.r, r) && std::find(deps.begin() + long(own), deps.end(), a.ev) == deps.end())
+      if (pending(a.ev) && a.ev->depMark != mark && overlaps(a.r, r)) {
+        a.ev->depMark = mark;
         deps.push_back(a.ev);
+      }
   };
   for (const Access &m : mine) {
     auto it = q->accesses.find(m.root);

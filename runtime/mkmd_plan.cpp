@@ -42,10 +42,9 @@ constexpr size_t kSchedulesKept = 8;
 
 // What earlier graphs left running, as their schedules predicted it (absolute ns): until
 // when each device of a context runs their kernels, and when each root buffer's last
-// scheduled writer ends. A graph scheduled as if every device were free put mk_ABE's last
-// sum, alone in its window behind eight kernels, where its inputs were not yet written
-// (76-139 ms against 72 in one window). Hints only: a stale entry has passed by the time
-// an address comes back.
+// scheduled writer ends. Without it a later window was scheduled as if every device were
+// free and its inputs written. Hints only: a stale entry has passed by the time an address
+// comes back.
 std::map<const _cl_context *, std::vector<uint64_t>> g_busyUntil;
 std::map<const _cl_mem *, uint64_t> g_writtenAt;
 

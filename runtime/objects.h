@@ -334,6 +334,7 @@ struct _cl_event : tutti::ObjectHeader {
   cl_int status GUARDED_BY(tutti::apiMutex) = CL_QUEUED;     // app-visible execution status
   bool done GUARDED_BY(tutti::apiMutex) = false;             // work finished (data may be used), maybe not yet reported
   uint64_t accessSeq GUARDED_BY(tutti::apiMutex) = 0;        // its queue's access records name it with this (graph.cpp)
+  uint64_t depMark GUARDED_BY(tutti::apiMutex) = 0;          // graph.cpp: already a dependency of the command being added
   bool wanted = false;           // someone waits for it: its completion must be reported
   bool reportAsked = false;      // needCompletion armed it and everything before it
   cl_int failure = 0;            // negative when the command failed

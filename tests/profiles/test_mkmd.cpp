@@ -295,7 +295,7 @@ TEST(Mkmd, KernelsGoWhereTheirDataAlreadyAre) {
 TEST(Mkmd, EarlierGraphsWorkHoldsDevicesAndData) {
   // A later window's graph: g0 still runs an earlier graph's kernels for 50 ms, and x, which
   // one of them writes there, is ready at 40 ms. Scheduled as if g0 were free, the reader
-  // went to g0 at once (mk_ABE's last sum, alone in its window).
+  // went to g0 at once.
   Graph g;
   g.buffers = {buffer("x", 1 << 20, true, false), buffer("y", 4096, false, true)};
   g.buffers[0].on = {0};
