@@ -141,8 +141,8 @@ void issueInScheduleOrder(std::deque<Command *> &held, const std::vector<Command
 
 }  // namespace
 
-MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held) {
-  if (held.front()->q->ctx->slots.size() == 1) return MkmdOutcome::OneDevice;  // nothing to choose between
+bool mkmdScheduleHeld(std::deque<Command *> &held) {
+  if (held.front()->q->ctx->slots.size() == 1) return true;  // nothing to choose between
   _cl_context *ctx = held.front()->q->ctx;
   MkmdGraphBuilder b;
   bool any = false;
@@ -150,7 +150,7 @@ MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held) {
     b.add(c);
     any |= c->kind == CmdKind::Kernel;
   }
-  if (!any) return MkmdOutcome::NoGraph;
+  if (!any) return false;
   uint64_t t0 = nowNs();
   auto &file = b.file;
   const size_t nd = file.models.size();
@@ -185,7 +185,7 @@ MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held) {
     std::string err;
     if (!mk::instantiate(file, {}, inst, devs, err)) {
       TUTTI_LOG(Warn, "mkmd: cannot schedule %zu kernels: %s", g.kernels.size(), err.c_str());
-      return MkmdOutcome::NoGraph;
+      return false;
     }
     backlog = applyBacklog(b, ctx, t0, inst, devs);
     mk::Schedule s = mk::schedule(inst, devs);
@@ -280,14 +280,14 @@ MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held) {
   // Every kernel analysed and whole on one and the same device.
   int only = -1;
   for (size_t k = 0; k < g.kernels.size(); ++k) {
-    if (!b.analysed[k]) return MkmdOutcome::NoGraph;
+    if (!b.analysed[k]) return false;
     for (size_t d = 0; d < nd; ++d)
       if (groups[k][d]) {
-        if (only >= 0 && int(d) != only) return MkmdOutcome::Spread;
+        if (only >= 0 && int(d) != only) return false;
         only = int(d);
       }
   }
-  return only >= 0 ? MkmdOutcome::OneDevice : MkmdOutcome::NoGraph;
+  return only >= 0;
 }
 
 // A window of short kernels is scheduled at once: held until the app waits, a chain of

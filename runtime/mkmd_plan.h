@@ -8,19 +8,13 @@
 
 namespace tutti {
 
-// What a held window's schedule did with it.
-enum class MkmdOutcome {
-  NoGraph,    // no kernel, one the compiler could not analyse, or no schedule
-  OneDevice,  // every kernel whole on one and the same device
-  Spread,     // kernels on several devices, or split
-};
-
 // Schedules the kernels among `held` (enqueue order) over the context's devices and sets
 // each one's forcedGroups; planning then carries the schedule out (plan.cpp). Kernels the
-// compiler could not analyse keep none and are placed as in whole mode. OneDevice: holding
-// the commands back gained nothing over streaming them (see _cl_command_queue::mkmdStream).
-// `held` is put in the order the schedule starts its kernels, the order to issue them in.
-MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &held);
+// compiler could not analyse keep none and are placed as in whole mode. True when the
+// schedule ran every kernel whole on one and the same device: holding the commands back
+// gained nothing over streaming them (see _cl_command_queue::mkmdStream). `held` is put in
+// the order the schedule starts its kernels, the order to issue them in.
+bool mkmdScheduleHeld(std::deque<Command *> &held);
 
 // Whether `held` (one queue's, enqueue order) is a window to schedule now: TUTTI_MKMD_WINDOW
 // commands, or TUTTI_MKMD_SHORT_WINDOW of them whose kernels are predicted short.

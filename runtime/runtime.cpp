@@ -336,7 +336,7 @@ void Runtime::flush(_cl_command_queue *q) {
       uint64_t n = std::min<uint64_t>(q->mkmdStream, q->held.size());
       q->mkmdStream -= n;
       mkmdStreamed(n);
-    } else if (mkmdScheduleHeld(q->held) == MkmdOutcome::OneDevice) {
+    } else if (mkmdScheduleHeld(q->held)) {
       q->mkmdStream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
     }
   }

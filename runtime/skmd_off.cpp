@@ -49,7 +49,7 @@ uint64_t skmdPredictedLaunches() { return 0; }
 // Without the compiler there is no access analysis to record.
 void mkmdRecord(Command *) {}
 // Nor a graph to schedule: TUTTI_MODE=mkmd streams commands as whole mode does.
-MkmdOutcome mkmdScheduleHeld(std::deque<Command *> &) { return MkmdOutcome::OneDevice; }
+bool mkmdScheduleHeld(std::deque<Command *> &) { return true; }
 bool mkmdWindowFull(const std::deque<Command *> &held) { return held.size() >= std::max<uint64_t>(settings().mkmd_window, 1); }
 void mkmdStreamed(uint64_t) {}
 MkmdCounters mkmdCounters() { return {}; }
