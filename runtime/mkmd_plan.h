@@ -27,6 +27,7 @@ struct MkmdCounters {
   uint64_t reused = 0;  // graphs that repeated one scheduled before: its schedule kept
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
+  uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
   double predictedMs = 0, scheduleUs = 0;
 };
 MkmdCounters mkmdCounters();

@@ -46,7 +46,8 @@ std::string statsReport() {
     MkmdCounters m = mkmdCounters();
     o << "TUTTI mkmd_graphs=" << m.graphs << " mkmd_kernels=" << m.kernels << " mkmd_split=" << m.split
       << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs
-      << " mkmd_pushes=" << m.pushes << " mkmd_streamed=" << m.streamed << " mkmd_reused=" << m.reused << "\n";
+      << " mkmd_pushes=" << m.pushes << " mkmd_streamed=" << m.streamed << " mkmd_reused=" << m.reused
+      << " mkmd_chains=" << m.chains << "\n";
   }
   return o.str();
 }

@@ -1,5 +1,7 @@
 // empty_kernel.h - the launch micro benchmarks' setup: a context, an in-order queue, and an
-// empty kernel with one buffer argument, on the first device of a matching platform.
+// empty kernel with one buffer argument, on the first device of a matching platform. A
+// chain's kernel instead adds one to the buffer's first int, so each launch reads what the
+// one before it wrote (TUTTI_MODE=mkmd's graph sees a chain, not independent launches).
 #pragma once
 #include "first_device.h"
 
@@ -13,13 +15,14 @@ struct EmptyKernel {
   cl_mem buf = nullptr;
 
   // False when no platform matches or the kernel does not build.
-  bool open(const char *want, cl_command_queue_properties props = 0) {
+  bool open(const char *want, cl_command_queue_properties props = 0, bool chain = false) {
     device = firstDevice(want, platform);
     if (!device) return false;
     cl_int err;
     ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     queue = clCreateCommandQueue(ctx, device, props, &err);
-    const char *src = "kernel void empty(global int *a) { }";
+    const char *src = chain ? "kernel void empty(global int *a) { if (get_global_id(0) == 0) a[0] += 1; }"
+                            : "kernel void empty(global int *a) { }";
     prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
     if (clBuildProgram(prog, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) return false;
     kernel = clCreateKernel(prog, "empty", &err);

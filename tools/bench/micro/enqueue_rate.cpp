@@ -1,6 +1,7 @@
 // enqueue_rate - launches of an empty kernel per second (the interposition overhead
 // benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
-//   enqueue_rate [N [PLATFORM-SUBSTRING]]   (default: 20000 on the first platform)
+//   enqueue_rate [N [PLATFORM-SUBSTRING [chain]]]   (default: 20000 on the first platform)
+// With "chain" each launch depends on the one before it (empty_kernel.h).
 #include "empty_kernel.h"
 
 #include <chrono>
@@ -11,7 +12,8 @@
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 20000;
   EmptyKernel ek;
-  if (!ek.open(argc > 2 ? argv[2] : "")) return 2;
+  bool chain = argc > 3 && std::strcmp(argv[3], "chain") == 0;
+  if (!ek.open(argc > 2 ? argv[2] : "", 0, chain)) return 2;
   char dev[256] = "";
   clGetDeviceInfo(ek.device, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
   cl_command_queue q = ek.queue;

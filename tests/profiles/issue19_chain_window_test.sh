@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Issue 19: a window that is one chain is scheduled once TUTTI_MKMD_SHORT_WINDOW commands
+# are held, however long its kernels are predicted to take. K-means is one chain (copy,
+# then assign -> partial -> update per iteration); the Triple Commutator's products are not.
+# TUTTI_MKMD_SHORT_US=0 turns the short-kernel rule off, so only the chain rule can end a
+# window early: held until the final read, K-means's 15 kernels were one graph.
+set -euo pipefail
+lib=$1 kmeans=$2 tc=$3
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+export POCL_DEVICES="pthread basic" TUTTI_PROFILE_DB=off TUTTI_MODE=mkmd TUTTI_MKMD_SHORT_US=0 TUTTI_STATS=1 TUTTI_LOG=info
+LD_PRELOAD=$lib "$kmeans" --size tiny > "$w/km.log" 2>&1 || { cat "$w/km.log"; exit 1; }
+grep -q 'status=PASS' "$w/km.log" || { cat "$w/km.log"; exit 1; }
+sizes=$(sed -n 's/.*mkmd: \([0-9]*\) kernels scheduled.*/\1/p' "$w/km.log" | tr '\n' ' ')
+# The copy and 7 kernels make the first window; the queue then streams.
+[ "$sizes" = "7 " ] || { cat "$w/km.log"; echo "FAIL: K-means graphs of $sizes kernels, expected one of 7"; exit 1; }
+grep -q 'mkmd_chains=1$' "$w/km.log" || { cat "$w/km.log"; exit 1; }
+LD_PRELOAD=$lib "$tc" --size tiny > "$w/tc.log" 2>&1 || { cat "$w/tc.log"; exit 1; }
+grep -q 'status=PASS' "$w/tc.log" || { cat "$w/tc.log"; exit 1; }
+grep -q 'TUTTI mkmd_graphs=1 mkmd_kernels=17 .* mkmd_chains=0$' "$w/tc.log" || { cat "$w/tc.log"; exit 1; }
+echo ok
