@@ -16,6 +16,8 @@ namespace tutti {
 struct SkmdLaunch;  // skmd.cpp: a launch split across devices
 struct VastLaunch;  // vast_launch.h: a launch run in slices that fit its device
 
+struct MkmdRun;  // mkmd_plan.h
+
 struct Command {
   CmdKind kind = CmdKind::Marker;
   _cl_command_queue *q = nullptr;
@@ -67,6 +69,7 @@ struct Command {
   std::shared_ptr<SkmdLaunch> skmd;  // set when the launch runs split across devices
   std::shared_ptr<VastLaunch> vast;  // set when it runs on cmd->slot in slices (VAST)
   std::vector<uint64_t> forcedGroups;  // TUTTI_MODE=mkmd: work-groups per slot its schedule gave
+  std::shared_ptr<MkmdRun> mkmdRun;    // TUTTI_MODE=mkmd: its graph, whose measured span it ends
   // TUTTI_MODE=mkmd: buffers this kernel writes that a kernel scheduled on another slot
   // reads next, with that slot: their bytes move as soon as this one is issued (pushOutputs).
   std::vector<std::pair<_cl_mem *, int>> pushTo;

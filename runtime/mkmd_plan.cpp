@@ -203,6 +203,11 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
   }
   rememberBacklog(b, ctx, t0, deviceEnd, bufferEnd);
   int split = 0;
+  auto run = std::make_shared<MkmdRun>();
+  run->t0 = t0;
+  run->kernels = run->pending = g.kernels.size();
+  run->predictedMs = std::max(0.0, makespan - backlog) * 1e3;
+  for (Command *c : b.kernels) c->mkmdRun = run;
   for (size_t k = 0; k < g.kernels.size(); ++k) {
     if (!b.analysed[k]) continue;
     b.kernels[k]->forcedGroups = groups[k];
@@ -329,6 +334,23 @@ bool mkmdWindowFull(const std::deque<Command *> &held) {
 }
 
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
+
+// The graphs' runs as a union: a window scheduled while the one before still runs adds
+// only the time after that one's end, as its predictedMs leaves out the backlog.
+void mkmdCommandDone(Command *cmd) {
+  static uint64_t coveredUntil = 0;  // under the API lock, like the commands
+  std::shared_ptr<MkmdRun> run = std::move(cmd->mkmdRun);
+  run->end = std::max(run->end, cmd->ev->tEnd ? uint64_t(cmd->ev->tEnd) : nowNs());
+  if (--run->pending) return;
+  const uint64_t from = std::max(run->t0, coveredUntil);
+  const double ms = run->end > from ? double(run->end - from) * 1e-6 : 0.0;
+  coveredUntil = std::max(coveredUntil, run->end);
+  g_counters.measuredMs += ms;
+  ++g_counters.measured;
+  traceSpan(-1, "tutti", "mkmd graph run", run->t0, run->end, run->kernels);
+  TUTTI_LOG(Info, "mkmd: graph of %zu kernels ran %.3f ms after its schedule (%.3f ms counted), predicted %.3f ms",
+            run->kernels, double(run->end - run->t0) * 1e-6, ms, run->predictedMs);
+}
 
 MkmdCounters mkmdCounters() { return g_counters; }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 
 #include "command.h"
 
@@ -17,11 +18,23 @@ namespace tutti {
 bool mkmdScheduleHeld(std::deque<Command *> &held);
 
 // Whether `held` (one queue's, enqueue order) is a window to schedule now: TUTTI_MKMD_WINDOW
-// commands, or TUTTI_MKMD_SHORT_WINDOW of them whose kernels are predicted short.
+// commands, or TUTTI_MKMD_SHORT_WINDOW of them that form one chain or whose kernels are
+// predicted short.
 bool mkmdWindowFull(const std::deque<Command *> &held);
 
-// TUTTI_STATS: graphs scheduled, their kernels, kernels split, and the sum of predicted
-// makespans (ms).
+// A scheduled graph as it runs: from its schedule to the end of its last kernel (the
+// kernels' own end times where the devices report them, else when Tutti learns of it).
+struct MkmdRun {
+  uint64_t t0 = 0, end = 0;  // ns
+  size_t pending = 0;        // its kernels not yet finished
+  size_t kernels = 0;
+  double predictedMs = 0;    // the schedule's makespan less the backlog it started behind
+};
+// Called as each kernel command that carries a run finishes (Runtime::finish).
+void mkmdCommandDone(Command *cmd);
+
+// TUTTI_STATS: graphs scheduled, their kernels, kernels split, the sum of predicted
+// makespans (ms), and the time the graphs' runs covered (ms, their union).
 struct MkmdCounters {
   uint64_t graphs = 0, kernels = 0, split = 0;
   uint64_t reused = 0;  // graphs that repeated one scheduled before: its schedule kept
@@ -29,6 +42,8 @@ struct MkmdCounters {
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
   uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
   double predictedMs = 0, scheduleUs = 0;
+  double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
+  uint64_t measured = 0;  // graphs whose runs are over
 };
 MkmdCounters mkmdCounters();
 void mkmdStreamed(uint64_t commands);

@@ -667,6 +667,7 @@ void Runtime::finish(Command *cmd, cl_int status) {
   _cl_command_queue *q = cmd->q;  // cmd may be gone once dependents have run
   cmd->state = Command::State::Finished;
   ev->done = true;
+  if (cmd->mkmdRun) mkmdCommandDone(cmd);
   if (status < 0) ev->failure = status;
   wakeWaiters(ev);
   reportInOrder(q, ev);

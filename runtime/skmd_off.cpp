@@ -52,6 +52,7 @@ void mkmdRecord(Command *) {}
 bool mkmdScheduleHeld(std::deque<Command *> &) { return true; }
 bool mkmdWindowFull(const std::deque<Command *> &held) { return held.size() >= std::max<uint64_t>(settings().mkmd_window, 1); }
 void mkmdStreamed(uint64_t) {}
+void mkmdCommandDone(Command *) {}
 MkmdCounters mkmdCounters() { return {}; }
 
 }  // namespace tutti

@@ -5,6 +5,7 @@
 #include "slots.h"
 
 #include "backend.h"
+#include "clock.h"
 #include "host_fill.h"
 #include "memory.h"
 #include "icd.h"
@@ -14,6 +15,26 @@
 #include "watcher.h"
 
 namespace tutti {
+
+namespace {
+
+// A first estimate of the device clock's offset to ours (DeviceSlot::clockOffsetNs): a
+// marker's end, read once it has completed. Without it the offset came from the first
+// completions Tutti learned of, and a launch collected late (lazily, with a later one)
+// set it late by that lag: MKMD's measured graph runs and the app's profiling times on
+// PoCL then ended milliseconds after the kernels did.
+void calibrateClock(DeviceSlot &s) {
+  const cl_icd_dispatch &d = icd(s.queue);
+  cl_event m = nullptr;
+  if (d.clEnqueueMarkerWithWaitList(s.queue, 0, nullptr, &m) != CL_SUCCESS || !m) return;
+  cl_ulong end = 0;
+  if (d.clWaitForEvents(1, &m) == CL_SUCCESS &&
+      d.clGetEventProfilingInfo(m, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS && end)
+    s.clockOffsetNs = int64_t(nowNs()) - int64_t(end);
+  d.clReleaseEvent(m);
+}
+
+}  // namespace
 
 cl_int createSlots(_cl_context *ctx) {
   for (BackingDevice *d : backend().devices()) {
@@ -31,6 +52,7 @@ cl_int createSlots(_cl_context *ctx) {
       releaseSlots(ctx);
       return err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
     }
+    calibrateClock(s);
     startWatcher(s);
     ctx->slots.push_back(s);
   }
