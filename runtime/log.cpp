@@ -3,9 +3,13 @@
 
 #include <CL/cl.h>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <mutex>
 
+#include "clock.h"
 #include "settings.h"
 
 namespace tutti {
@@ -15,9 +19,12 @@ struct Sink {
   std::mutex mu;
   FILE *out = stderr;
   LogLevel level = LogLevel::Warn;
+  bool time = false;  // TUTTI_LOG_TIME
+  uint64_t t0 = 0;    // the first line's time
   Sink() {
     const Settings &s = settings();
     level = s.log;
+    time = s.log_time;
     if (!s.log_file.empty()) {
       if (FILE *f = std::fopen(s.log_file.c_str(), "a")) {
         out = f;
@@ -57,6 +64,13 @@ void logf(LogLevel level, const char *fmt, ...) {
   std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   std::lock_guard<std::mutex> lock(s.mu);
+  if (s.time) {
+    const uint64_t now = nowNs();
+    if (!s.t0) s.t0 = now;
+    std::fprintf(s.out, "tutti: %10.1f %5ld %s: %s\n", double(now - s.t0) / 1e3, long(syscall(SYS_gettid)) % 100000,
+                 levelName(level), buf);
+    return;
+  }
   std::fprintf(s.out, "tutti: %s: %s\n", levelName(level), buf);
 }
 
