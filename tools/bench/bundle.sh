@@ -102,7 +102,7 @@ cp "$here/bench.py" "$here/accuracy.py" "$here/repeatability.py" "$here/fig310.p
   "$here/cpu_spread.py" "$here/split_sweep.py" \
   "$here/profile_params.tsv" "$here/mkmd_params.tsv" "$root/bench/"
 cp "$here"/benchlib/*.py "$root/bench/benchlib/"
-cp "$here/accuracy.sh" "$here/fig310.sh" "$here/split_sweep.sh" "$here/cpu_spread.sh" "$here/mkmd_record.sh" "$here/mkmd_predict.sh" "$root/"
+cp "$here/accuracy.sh" "$here/fig310.sh" "$here/split_sweep.sh" "$here/cpu_spread.sh" "$here/mkmd_record.sh" "$here/mkmd_predict.sh" "$here/mkmd_profiles.sh" "$root/"
 commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
 {
