@@ -41,6 +41,7 @@ struct MkmdCounters {
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
   uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
+  uint64_t unknown = 0;  // kernels scheduled with no time model on any device
   double predictedMs = 0, scheduleUs = 0;
   double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
   uint64_t measured = 0;  // graphs whose runs are over
