@@ -70,11 +70,12 @@ PY
         cmd=(env "${clean[@]}" TUTTI_MODE=mkmd TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/run.sqlite" LD_PRELOAD="$lib"
              "$appsdir/$app" --size "$size")
       fi
-      timeout "$timeout_s" "${cmd[@]}" > "$d/run-k$k.log" 2>&1 || true
-      wall=$(sed -n 's/^RESULT.* wall_ms=\([0-9.]*\) status=PASS.*/\1/p' "$d/run-k$k.log")
-      pred=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_predicted_ms=\([0-9.e+-]*\) .*/\1/p' "$d/run-k$k.log")
-      ran=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_measured_ms=\([0-9.e+-]*\) .*/\1/p' "$d/run-k$k.log")
-      [ -n "$wall" ] || { echo "mkmd_profiles.sh: $app k=$k: no PASS (see $d/run-k$k.log)" >&2; wall=nan; }
+      log=$d/run-k$k-$i.log
+      timeout "$timeout_s" "${cmd[@]}" > "$log" 2>&1 || true
+      wall=$(sed -n 's/^RESULT.* wall_ms=\([0-9.]*\) status=PASS.*/\1/p' "$log")
+      pred=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_predicted_ms=\([0-9.e+-]*\) .*/\1/p' "$log")
+      ran=$(sed -n 's/^TUTTI mkmd_graphs=.* mkmd_measured_ms=\([0-9.e+-]*\) .*/\1/p' "$log")
+      [ -n "$wall" ] || { echo "mkmd_profiles.sh: $app k=$k: no PASS (see $log)" >&2; wall=nan; }
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$k" "$([ "$k" = 0 ] && echo whole || echo mkmd)" "$wall" \
         "${pred:--}" "${ran:--}" >> "$out/profiles.tsv"
     done
