@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # mkmd_profiles.sh OUT_DIR [--apps LIST] [--sizes N,N,..] [--measure R] [--timeout S] [--size S]
+#                  [--reuse DIR]
 #
 # Issue 19's Fig. 5.10/5.11 equivalent: MKMD's makespan against the number of profiles per
 # kernel. Each app is profiled once per size (TUTTI_PROFILE=1 --n N, one database per
@@ -8,13 +9,14 @@
 # TUTTI_MODE=mkmd, each run from a fresh copy (a run stores samples of its own launches,
 # which would give later runs that size), beside R runs in whole mode. Written:
 # OUT_DIR/profiles.tsv (app, profiles, mode, wall ms, predicted ms, graphs ran ms) and
-# OUT_DIR/profiles.md (medians).
+# OUT_DIR/profiles.md (medians). --reuse DIR takes the per-size databases of an earlier
+# OUT_DIR (DIR/APP/pN.sqlite, or .sqlite.gz) instead of profiling again.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${1:?usage: mkmd_profiles.sh OUT_DIR [--apps LIST] [--sizes N,N,..] [--measure R] [--timeout S]}
 shift
 applist=mk_ABE,mk_TripleCommutator,mk_ReachabilityGramian,mk_Lyapunov sizes=2048,1024,3072,512 measure=3 timeout_s=200
-size=thesis
+size=thesis reuse=
 while [ $# -gt 0 ]; do
   case $1 in
     --apps) applist=$2; shift 2 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
     --measure) measure=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
+    --reuse) reuse=$(cd "$2" && pwd); shift 2 ;;
     *) echo "mkmd_profiles.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -37,6 +40,12 @@ for app in "${apps[@]}"; do
   mkdir -p "$d"
   for n in "${ns[@]}"; do
     rm -f "$d/p$n.sqlite"*
+    if [ -n "$reuse" ]; then
+      if [ -f "$reuse/$app/p$n.sqlite" ]; then cp "$reuse/$app/p$n.sqlite" "$d/"
+      elif [ -f "$reuse/$app/p$n.sqlite.gz" ]; then gunzip -c "$reuse/$app/p$n.sqlite.gz" > "$d/p$n.sqlite"
+      else echo "mkmd_profiles.sh: $app: no p$n.sqlite in $reuse" >&2; continue 2; fi
+      continue
+    fi
     timeout "$timeout_s" env "${clean[@]}" LD_PRELOAD="$lib" TUTTI_PROFILE=1 TUTTI_PROFILE_DB="$d/p$n.sqlite" \
       "$appsdir/$app" --size "$size" --n "$n" > "$d/profile-$n.log" 2>&1 < /dev/null ||
       { echo "mkmd_profiles.sh: $app: profiling at n=$n failed (see $d/profile-$n.log)" >&2; continue 2; }
@@ -66,6 +75,9 @@ PY
       if [ "$k" = 0 ]; then  # whole mode, the reference
         cmd=(env "${clean[@]}" TUTTI_PROFILE_DB=off LD_PRELOAD="$lib" "$appsdir/$app" --size "$size")
       else
+        # With the last run's write-ahead log still beside it, SQLite would replay that
+        # log into the copy ("database disk image is malformed").
+        rm -f "$d/run.sqlite"*
         cp "$d/k$k.sqlite" "$d/run.sqlite"
         cmd=(env "${clean[@]}" TUTTI_MODE=mkmd TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/run.sqlite" LD_PRELOAD="$lib"
              "$appsdir/$app" --size "$size")
