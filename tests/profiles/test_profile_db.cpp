@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tutti/profile_db.h"
 
@@ -261,4 +263,34 @@ TEST_F(ProfileDBTest, SurvivesCrashMidWrite) {
 }
 
 }  // namespace
+// A damaged file is refused at open, not read into models (issue 19: a database copied
+// over a name whose old write-ahead log was still there put 4096^2 products on the CPU).
+TEST_F(ProfileDBTest, DamagedFileIsRefused) {
+  {
+    ProfileDB db;
+    ASSERT_TRUE(db.open(path_)) << db.lastError();
+    std::vector<KernelSample> many;
+    for (int i = 0; i < 2000; ++i) many.push_back(sample("k" + std::to_string(i % 7), "gpu", 1 + i, 1e-3 * i));
+    ASSERT_TRUE(db.addKernelSamples(many));
+  }
+  ProfileDB check;
+  ASSERT_TRUE(check.open(path_)) << "an intact database opens: " << check.lastError();
+  check.close();
+  const auto size = fs::file_size(path_);
+  ASSERT_GT(size, 16u * 4096u);
+  {
+    FILE* f = std::fopen(path_.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::vector<char> junk(4 * 4096);
+    for (size_t i = 0; i < junk.size(); ++i) junk[i] = char(i * 131 + 7);
+    std::fseek(f, long(size / 2 / 4096 * 4096), SEEK_SET);  // whole pages of b-tree data
+    std::fwrite(junk.data(), 1, junk.size(), f);
+    std::fclose(f);
+  }
+  ProfileDB db;
+  EXPECT_FALSE(db.open(path_));
+  EXPECT_FALSE(db.isOpen());
+  EXPECT_FALSE(db.lastError().empty());
+}
+
 }  // namespace tutti::profiles

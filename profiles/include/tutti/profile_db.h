@@ -74,6 +74,7 @@ class ProfileDB {
 
  private:
   bool exec(const char* sql);
+  bool intact();  // PRAGMA quick_check; false (err_ says why) when the file is damaged
   bool fail(const char* what);
   template <class Fn>
   bool writeTransaction(Fn&& body);
