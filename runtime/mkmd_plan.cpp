@@ -169,18 +169,21 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
     bool anyTime = false;
     for (size_t d = 0; d < nd; ++d) anyTime |= file.timeKnown[k][d];
     const std::vector<cl_kernel> &real = b.kernels[k]->kernel->real;
-    double strongest = 0;
-    for (size_t d = 0; d < nd && d < real.size(); ++d)
-      if (real[d]) strongest = std::max(strongest, ctx->slots[d].dev->strength());
-    if (!anyTime && b.analysed[k]) {
-      ++g_counters.unknown;
-      TUTTI_LOG(Info, "mkmd: no time model for kernel %s on any device: placed as in whole mode",
-                file.graph.kernels[k].name.c_str());
+    auto runs = [&](size_t d) { return d < real.size() && real[d]; };
+    double strongest = 0;  // only asked when nothing is known
+    if (!anyTime) {
+      for (size_t d = 0; d < nd; ++d)
+        if (runs(d)) strongest = std::max(strongest, ctx->slots[d].dev->strength());
+      if (b.analysed[k]) {
+        ++g_counters.unknown;
+        TUTTI_LOG(Info, "mkmd: no time model for kernel %s on any device: placed as in whole mode",
+                  file.graph.kernels[k].name.c_str());
+      }
     }
     for (size_t d = 0; d < nd; ++d) {
       if (file.timeKnown[k][d]) continue;
-      const bool wholeModeWould = d < real.size() && real[d] && ctx->slots[d].dev->strength() >= strongest;
-      file.kernelTime[k][d] = {anyTime || !wholeModeWould ? kUnknownSeconds : 0, 0};
+      const bool wholeModeWould = !anyTime && runs(d) && ctx->slots[d].dev->strength() >= strongest;
+      file.kernelTime[k][d] = {wholeModeWould ? 0 : kUnknownSeconds, 0};
       file.timeKnown[k][d] = true;
     }
   }
