@@ -60,6 +60,9 @@ ArgInfo realKernelArgInfo(cl_kernel rk, cl_uint i) {
   a.typeQual = argInfo<cl_kernel_arg_type_qualifier>(rk, i, CL_KERNEL_ARG_TYPE_QUALIFIER, 0);
   a.typeName = argString(rk, i, CL_KERNEL_ARG_TYPE_NAME);
   a.name = argString(rk, i, CL_KERNEL_ARG_NAME);
+  if (a.addr == CL_KERNEL_ARG_ADDRESS_LOCAL) a.setPath = ArgInfo::SetPath::Local;
+  else if (a.isPointer() && !a.typeName.empty() && !a.isImage() && a.typeName.rfind("pipe", 0) != 0)
+    a.setPath = ArgInfo::SetPath::Buffer;
   return a;
 }
 

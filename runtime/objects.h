@@ -216,6 +216,9 @@ struct ArgInfo {
   // clSetKernelArg: the lookup parses the type name or probes the driver.
   bool sizeKnown = false;
   size_t size = 0;
+  // What clSetKernelArg may settle without the API lock (api_kernel.cpp), decided once
+  // when the kernel is made: a buffer pointer, a __local size, or neither.
+  enum class SetPath : uint8_t { Locked, Buffer, Local } setPath = SetPath::Locked;
   bool isImage() const;
   bool isSampler() const { return typeName == "sampler_t"; }
   bool isPointer() const { return addr == CL_KERNEL_ARG_ADDRESS_GLOBAL || addr == CL_KERNEL_ARG_ADDRESS_CONSTANT; }

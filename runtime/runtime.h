@@ -2,9 +2,11 @@
 #pragma once
 #include <CL/cl.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -23,55 +25,128 @@ namespace tutti {
 // The live handles. Every launch adds and removes its event, so this is an open-addressing
 // table (linear probing, deletion by backward shift): no allocation per handle, unlike a
 // node-based map, and exact membership.
+//
+// Writers hold the API lock. validUnlocked reads without it, as a seqlock reader: the
+// slots are atomics, every change is bracketed by an odd and an even sequence number, and a
+// read that saw the number change is retried or given up. Tables outgrown stay allocated
+// until the registry goes, so a reader that loaded the old table reads memory that is
+// still there (they are at most as large as the table in use, all together).
 class HandleRegistry {
  public:
+  HandleRegistry() = default;
+  HandleRegistry(const HandleRegistry &) = delete;
+  HandleRegistry &operator=(const HandleRegistry &) = delete;
+
   void add(void *h, ObjType t) {
-    if ((n_ + 1) * 2 > slots_.size()) grow();
-    size_t i = find(h);
-    if (!slots_[i].h) ++n_;
-    slots_[i] = {h, t};
+    Table *tb = table_.load(std::memory_order_relaxed);
+    if (!tb || (n_ + 1) * 2 > tb->cap) tb = grow();
+    Write w(seq_);
+    size_t i = find(*tb, h);
+    if (!tb->at(i).h.load(std::memory_order_relaxed)) ++n_;
+    tb->at(i).set(h, t);
   }
   void remove(void *h) {
-    if (slots_.empty()) return;
-    size_t i = find(h);
-    if (!slots_[i].h) return;
+    Table *tb = table_.load(std::memory_order_relaxed);
+    if (!tb) return;
+    size_t i = find(*tb, h);
+    if (!tb->at(i).h.load(std::memory_order_relaxed)) return;
+    Write w(seq_);
     --n_;
     // Backward shift: move later entries of the probe run into the hole.
-    size_t mask = slots_.size() - 1;
-    for (size_t j = (i + 1) & mask; slots_[j].h; j = (j + 1) & mask) {
-      size_t home = hash(slots_[j].h) & mask;
+    size_t mask = tb->cap - 1;
+    for (size_t j = (i + 1) & mask; const void *hj = tb->at(j).h.load(std::memory_order_relaxed);
+         j = (j + 1) & mask) {
+      size_t home = hash(hj) & mask;
       if (((j - home) & mask) >= ((j - i) & mask)) {
-        slots_[i] = slots_[j];
+        tb->at(i).set(hj, tb->at(j).t.load(std::memory_order_relaxed));
         i = j;
       }
     }
-    slots_[i] = {};
+    tb->at(i).set(nullptr, ObjType{});
   }
+  // With the API lock held.
   bool valid(const void *h, ObjType t) const {
-    if (slots_.empty() || !h) return false;
-    const Slot &s = slots_[find(h)];
-    return s.h == h && s.t == t;
+    const Table *tb = table_.load(std::memory_order_relaxed);
+    return h && tb && lookup(*tb, h, t);
+  }
+  // Without the API lock: 1 valid, 0 not, -1 not known (a writer kept changing the table;
+  // ask again under the lock).
+  int validUnlocked(const void *h, ObjType t) const {
+    if (!h) return 0;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      uint64_t s0 = seq_.load(std::memory_order_acquire);
+      if (s0 & 1) continue;
+      const Table *tb = table_.load(std::memory_order_acquire);
+      bool found = tb && lookup(*tb, h, t);
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (seq_.load(std::memory_order_relaxed) == s0) return found;
+    }
+    return -1;
   }
   size_t size() const { return n_; }
-
- private:
-  struct Slot { const void *h = nullptr; ObjType t{}; };
   static size_t hash(const void *h) {
     return size_t((uintptr_t(h) >> 4) * 0x9E3779B97F4A7C15ull >> 16);
   }
-  size_t find(const void *h) const {  // h's slot, or the empty one where it would go
-    size_t mask = slots_.size() - 1, i = hash(h) & mask;
-    while (slots_[i].h && slots_[i].h != h) i = (i + 1) & mask;
+
+ private:
+  struct Slot {
+    std::atomic<const void *> h{nullptr};
+    std::atomic<ObjType> t{};
+    void set(const void *nh, ObjType nt) {
+      h.store(nh, std::memory_order_relaxed);
+      t.store(nt, std::memory_order_relaxed);
+    }
+  };
+  struct Table {
+    explicit Table(size_t c) : cap(c), slots(new Slot[c]) {}
+    Slot &at(size_t i) { return slots[i]; }
+    const Slot &at(size_t i) const { return slots[i]; }
+    size_t cap;
+    std::unique_ptr<Slot[]> slots;
+  };
+  // Marks the table as changing for lock-free readers (seqlock writer side).
+  struct Write {
+    explicit Write(std::atomic<uint64_t> &s) : seq(s) {
+      seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_release);
+    }
+    ~Write() { seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+    std::atomic<uint64_t> &seq;
+  };
+  static size_t find(const Table &tb, const void *h) {  // h's slot, or the empty one where it would go
+    size_t mask = tb.cap - 1, i = hash(h) & mask;
+    for (const void *x; (x = tb.at(i).h.load(std::memory_order_relaxed)) && x != h;) i = (i + 1) & mask;
     return i;
   }
-  void grow() {
-    std::vector<Slot> old(slots_.empty() ? 64 : slots_.size() * 2);
-    old.swap(slots_);
-    n_ = 0;
-    for (const Slot &s : old)
-      if (s.h) slots_[find(s.h)] = s, ++n_;
+  // Bounded by the table's size: a lock-free reader may see a table mid-change.
+  static bool lookup(const Table &tb, const void *h, ObjType t) {
+    size_t mask = tb.cap - 1, i = hash(h) & mask;
+    for (size_t n = 0; n < tb.cap; ++n, i = (i + 1) & mask) {
+      const void *x = tb.at(i).h.load(std::memory_order_relaxed);
+      if (!x) return false;
+      if (x == h) return tb.at(i).t.load(std::memory_order_relaxed) == t;
+    }
+    return false;
   }
-  std::vector<Slot> slots_;
+  Table *grow() {
+    Table *old = table_.load(std::memory_order_relaxed);
+    auto fresh = std::make_unique<Table>(old ? old->cap * 2 : 64);
+    n_ = 0;
+    if (old)
+      for (size_t i = 0; i < old->cap; ++i)
+        if (const void *h = old->at(i).h.load(std::memory_order_relaxed)) {
+          fresh->at(find(*fresh, h)).set(h, old->at(i).t.load(std::memory_order_relaxed));
+          ++n_;
+        }
+    Write w(seq_);
+    Table *tb = fresh.get();
+    tables_.push_back(std::move(fresh));
+    table_.store(tb, std::memory_order_release);
+    return tb;
+  }
+  std::atomic<Table *> table_{nullptr};
+  std::vector<std::unique_ptr<Table>> tables_;  // every table made, the last in use
+  std::atomic<uint64_t> seq_{0};
   size_t n_ = 0;
 };
 
@@ -94,6 +169,10 @@ class Runtime {
   bool valid(const void *h, ObjType t) const {
     apiMutex.assertHeld();
     return registry_.valid(h, t);
+  }
+  // Without the lock (see HandleRegistry): 1 valid, 0 not, -1 ask again under the lock.
+  int validUnlocked(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
+    return registry_.validUnlocked(h, t);
   }
   size_t liveObjects() const {
     apiMutex.assertHeld();
