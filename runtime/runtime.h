@@ -28,7 +28,7 @@ namespace tutti {
 //
 // Writers hold the API lock. validUnlocked reads without it, as a seqlock reader: the
 // slots are atomics, every change is bracketed by an odd and an even sequence number, and a
-// read that saw the number change is retried or given up. Tables outgrown stay allocated
+// read that saw the number change (or odd) is retried or given up. Tables outgrown stay allocated
 // until the registry goes, so a reader that loaded the old table reads memory that is
 // still there (they are at most as large as the table in use, all together).
 class HandleRegistry {
@@ -78,8 +78,7 @@ class HandleRegistry {
       if (s0 & 1) continue;
       const Table *tb = table_.load(std::memory_order_acquire);
       bool found = tb && lookup(*tb, h, t);
-      std::atomic_thread_fence(std::memory_order_acquire);
-      if (seq_.load(std::memory_order_relaxed) == s0) return found;
+      if (seq_.load(std::memory_order_acquire) == s0) return found;
     }
     return -1;
   }
@@ -92,9 +91,11 @@ class HandleRegistry {
   struct Slot {
     std::atomic<const void *> h{nullptr};
     std::atomic<ObjType> t{};
+    // Release stores and acquire loads instead of a seqlock's fences (which ThreadSanitizer
+    // does not model): a reader that sees a store also sees the odd sequence number before it.
     void set(const void *nh, ObjType nt) {
-      h.store(nh, std::memory_order_relaxed);
-      t.store(nt, std::memory_order_relaxed);
+      h.store(nh, std::memory_order_release);
+      t.store(nt, std::memory_order_release);
     }
   };
   struct Table {
@@ -108,7 +109,6 @@ class HandleRegistry {
   struct Write {
     explicit Write(std::atomic<uint64_t> &s) : seq(s) {
       seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      std::atomic_thread_fence(std::memory_order_release);
     }
     ~Write() { seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
     std::atomic<uint64_t> &seq;
@@ -122,9 +122,9 @@ class HandleRegistry {
   static bool lookup(const Table &tb, const void *h, ObjType t) {
     size_t mask = tb.cap - 1, i = hash(h) & mask;
     for (size_t n = 0; n < tb.cap; ++n, i = (i + 1) & mask) {
-      const void *x = tb.at(i).h.load(std::memory_order_relaxed);
+      const void *x = tb.at(i).h.load(std::memory_order_acquire);
       if (!x) return false;
-      if (x == h) return tb.at(i).t.load(std::memory_order_relaxed) == t;
+      if (x == h) return tb.at(i).t.load(std::memory_order_acquire) == t;
     }
     return false;
   }
