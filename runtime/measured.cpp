@@ -22,6 +22,25 @@ Mutex g_mu;
 std::map<std::pair<const void *, std::string>, std::map<int, PerSlot>> g_runs GUARDED_BY(g_mu);
 RunObserver g_observer = nullptr;
 
+using Entry = std::map<int, PerSlot>;
+
+// k's runs per slot, or null while none were recorded (map nodes stay put: the pointer
+// kept on the kernel stays valid).
+const Entry *entryOf(const _cl_kernel *k) REQUIRES(g_mu) {
+  if (k->measuredEntry) return static_cast<const Entry *>(k->measuredEntry);
+  auto it = g_runs.find({k->program, k->name});
+  if (it == g_runs.end()) return nullptr;
+  const_cast<_cl_kernel *>(k)->measuredEntry = &it->second;
+  return &it->second;
+}
+
+const PerSlot *runsOf(const _cl_kernel *k, int slot) REQUIRES(g_mu) {
+  const Entry *e = entryOf(k);
+  if (!e) return nullptr;
+  auto s = e->find(slot);
+  return s == e->end() ? nullptr : &s->second;
+}
+
 }  // namespace
 
 void setRunObserver(RunObserver fn) { g_observer = fn; }
@@ -30,7 +49,8 @@ void recordKernelRun(Command *cmd, int slot, double workItems, uint64_t ns) {
   double seconds = double(ns) * 1e-9;
   {
     MutexLock g(g_mu);
-    PerSlot &p = g_runs[{cmd->kernel->program, cmd->kernel->name}][slot];
+    if (!cmd->kernel->measuredEntry) cmd->kernel->measuredEntry = &g_runs[{cmd->kernel->program, cmd->kernel->name}];
+    PerSlot &p = (*static_cast<Entry *>(cmd->kernel->measuredEntry))[slot];
     if (p.runs.size() >= kKeptRuns) {
       p.items -= p.runs.front().items;
       p.seconds -= p.runs.front().seconds;
@@ -46,27 +66,21 @@ void recordKernelRun(Command *cmd, int slot, double workItems, uint64_t ns) {
 
 double measuredThroughput(const _cl_kernel *k, int slot) {
   MutexLock g(g_mu);
-  auto it = g_runs.find({k->program, k->name});
-  if (it == g_runs.end()) return -1;
-  auto s = it->second.find(slot);
-  if (s == it->second.end() || s->second.seconds <= 0) return -1;
-  return s->second.items / (s->second.seconds * 1e9);
+  const PerSlot *p = runsOf(k, slot);
+  if (!p || p->seconds <= 0) return -1;
+  return p->items / (p->seconds * 1e9);
 }
 
 std::vector<KernelRun> measuredRuns(const _cl_kernel *k, int slot) {
   MutexLock g(g_mu);
-  auto it = g_runs.find({k->program, k->name});
-  if (it == g_runs.end()) return {};
-  auto s = it->second.find(slot);
-  return s == it->second.end() ? std::vector<KernelRun>{} : s->second.runs;
+  const PerSlot *p = runsOf(k, slot);
+  return p ? p->runs : std::vector<KernelRun>{};
 }
 
 uint64_t measuredRunCount(const _cl_kernel *k, int slot) {
   MutexLock g(g_mu);
-  auto it = g_runs.find({k->program, k->name});
-  if (it == g_runs.end()) return 0;
-  auto s = it->second.find(slot);
-  return s == it->second.end() ? 0 : s->second.recorded;
+  const PerSlot *p = runsOf(k, slot);
+  return p ? p->recorded : 0;
 }
 
 }  // namespace tutti

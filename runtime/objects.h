@@ -315,6 +315,9 @@ struct _cl_kernel : tutti::ObjectHeader {
   // identity) and the variants it was found for, so a launch looks nothing up by name.
   void *skmdKnown = nullptr;
   const void *skmdKnownFor = nullptr;
+  // measured.cpp, under its own lock: this kernel's entry in the store of measured runs,
+  // once it has one, so placement and SKMD (every launch) build no key to find it.
+  void *measuredEntry = nullptr;
   // skmd.cpp (launchAccess), under the API lock: the compiler's access hulls of the
   // kernel's latest launch shapes, newest first, so a repeated launch evaluates none.
   std::vector<tutti::AccessMemo> accessMemo GUARDED_BY(tutti::apiMutex);

@@ -106,11 +106,18 @@ std::string kernelIdentity(_cl_kernel *k) {
   return (k->program->skmd ? k->program->skmd->id : std::string()) + '-' + k->name;
 }
 
-std::vector<uint64_t> launchShape(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
-  std::vector<uint64_t> v{nd.work_dim};
+void launchShapeInto(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars,
+                     std::vector<uint64_t> &v) {
+  v.clear();
+  v.push_back(nd.work_dim);
   for (unsigned d = 0; d < 3; ++d) v.insert(v.end(), {nd.global_size[d], nd.local_size[d]});
   for (auto &a : cmd->args) v.push_back(a.kind == ArgValue::Mem && a.mem ? a.mem->size : 0);
   v.insert(v.end(), scalars.bits.begin(), scalars.bits.end());
+}
+
+std::vector<uint64_t> launchShape(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
+  std::vector<uint64_t> v;
+  launchShapeInto(cmd, nd, scalars, v);
   return v;
 }
 

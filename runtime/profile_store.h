@@ -27,6 +27,9 @@ std::string deviceIdentity(const BackingDevice *d);
 // NDRange, local size, buffer argument sizes and by-value argument bits.
 std::vector<uint64_t> launchShape(Command *cmd, const compiler::NDRange &nd,
                                   const compiler::ScalarArgs &scalars);
+// The same into out (cleared), for callers that keep its storage (every SKMD launch).
+void launchShapeInto(Command *cmd, const compiler::NDRange &nd, const compiler::ScalarArgs &scalars,
+                     std::vector<uint64_t> &out);
 
 // Model inputs of a launch: work-items, buffer argument sizes, integer by-value arguments
 // and the compiler's static cost per work-item where it is known.

@@ -128,7 +128,8 @@ cc::ByteRange byteRange(const AccessMemo::Hull &h) {
 const AccessMemo &accessMemoOf(_cl_kernel *k, const cc::KernelInfo &info, const cc::NDRange &nd,
                                const cc::ScalarArgs &scalars) REQUIRES(apiMutex) {
   constexpr size_t kShapesKept = 8;
-  std::vector<uint64_t> key{nd.work_dim};
+  static std::vector<uint64_t> key;  // API lock held: kept storage, no allocation per launch
+  key.assign(1, nd.work_dim);
   key.insert(key.end(), nd.global_offset, nd.global_offset + 3);
   key.insert(key.end(), nd.global_size, nd.global_size + 3);
   key.insert(key.end(), nd.local_size, nd.local_size + 3);
@@ -140,7 +141,7 @@ const AccessMemo &accessMemoOf(_cl_kernel *k, const cc::KernelInfo &info, const 
       return memos.front();
     }
   AccessMemo memo;
-  memo.key = std::move(key);
+  memo.key = key;
   memo.info = &info;
   const uint64_t total = nd.totalGroups();
   auto hull = [&](unsigned i, cc::AccessMode mode) {

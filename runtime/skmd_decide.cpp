@@ -313,10 +313,11 @@ void bindModels(Command *cmd, KernelKnowledge &kk, const std::string &id, const 
     any |= it->second != nullptr;
   }
   if (!any) return;
-  std::vector<uint64_t> shape = launchShape(cmd, nd, scalars);
+  static std::vector<uint64_t> shape;  // g_mu held: kept storage
+  launchShapeInto(cmd, nd, scalars, shape);
   if (shape == kk.boundFor && !kk.bound.empty()) return;  // most launches repeat a shape
   pf::Features f = launchFeatures(cmd, info, nd, scalars);
-  kk.boundFor = std::move(shape);
+  kk.boundFor = shape;
   kk.bound.clear();
   for (auto &m : kk.models)
     if (m.second) kk.bound[m.first] = m.second->bind(f);
@@ -354,8 +355,9 @@ const char *probeCost(Command *cmd, const cc::KernelInfo &info, const cc::NDRang
 
 // What Algorithm 1's answer depends on besides the bound models: the launch shape, the
 // usable devices, and each buffer argument's size and the share of it stale per device.
-std::vector<double> placementKey(Command *cmd, const KernelKnowledge &kk, const std::vector<int> &usable) {
-  std::vector<double> key(kk.boundFor.begin(), kk.boundFor.end());
+void placementKeyInto(Command *cmd, const KernelKnowledge &kk, const std::vector<int> &usable,
+                      std::vector<double> &key) {
+  key.assign(kk.boundFor.begin(), kk.boundFor.end());
   key.insert(key.end(), usable.begin(), usable.end());
   for (int s : usable) key.push_back(correction(kk, devIndex(cmd, s)));
   for (auto &a : cmd->args) {
@@ -363,7 +365,6 @@ std::vector<double> placementKey(Command *cmd, const KernelKnowledge &kk, const 
     key.push_back(double(a.mem->size));
     for (int s : usable) key.push_back(staleFraction(a.mem, s));
   }
-  return key;
 }
 
 // The access analysis of this launch shape: kept per kernel, as it costs ~40 us for a 3-D
@@ -578,17 +579,23 @@ Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDR
   // probed. A repeated launch with nothing new measured since gets the kept answer before
   // any time is predicted: predicting and Algorithm 1 were most of an SKMD launch's host
   // cost (enqueue_rate, issue 17). Probes are not kept: each changes the question.
-  std::vector<double> key;
+  // Built in storage kept across launches (g_mu held): a repeated launch allocates nothing.
+  static std::vector<double> key;
+  static std::vector<uint64_t> shape;
+  key.clear();
   if (policy != Partition::Linear) {
     bool allModels = true;
     for (int s : usable) allModels &= kk.bound.count(devIndex(cmd, s)) > 0;
-    key = placementKey(cmd, kk, usable);
+    placementKeyInto(cmd, kk, usable, key);
     if (!allModels) {
-      for (uint64_t v : launchShape(cmd, nd, scalars)) key.push_back(double(v));
+      launchShapeInto(cmd, nd, scalars, shape);
+      key.insert(key.end(), shape.begin(), shape.end());
       for (int s : usable) key.push_back(double(measuredRunCount(cmd->kernel, s)));
       key.push_back(double(kk.probed.size()));
     }
-    for (auto it = kk.kept.begin(); it != kk.kept.end(); ++it)
+    // Newest first: a repeated launch finds its answer at the end.
+    for (auto it = kk.kept.end(); it != kk.kept.begin();) {
+      --it;
       if (it->key == key) {
         if (allModels) ++g_modelDecisions;
         ++g_keptDecisions;
@@ -596,12 +603,13 @@ Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDR
         std::rotate(it, it + 1, kk.kept.end());  // most recently used last
         return again;
       }
+    }
   }
   bool probing = false;
   d = decideAnew(cmd, kk, info, nd, scalars, usable, items, probing);
   if (policy != Partition::Linear && !probing) {
     if (kk.kept.size() >= kKeptDecisions) kk.kept.erase(kk.kept.begin());
-    kk.kept.push_back({std::move(key), d});
+    kk.kept.push_back({key, d});
   }
   return d;
 }

@@ -48,13 +48,17 @@ bool skmdPlan(Command *cmd) {
   // The launch's plan is made only once it is split: most launches run whole, and these
   // locals cost no allocation of a shared SkmdLaunch per launch.
   size_t nslots = ctx->slots.size();
-  std::vector<const cc::KernelInfo *> slotInfo(nslots, nullptr);
+  // Kept storage (API lock held): a launch that stays whole allocates nothing here.
+  static std::vector<const cc::KernelInfo *> slotInfo;
+  static std::vector<int> usable;
+  static std::vector<bool> paged;
+  slotInfo.assign(nslots, nullptr);
+  usable.clear();
+  paged.assign(nslots, false);
   const cc::KernelInfo *info = nullptr;
-  std::vector<int> usable;
-  bool knowLimit = sp->groupLimit.count(k->name);
-  size_t &wgLimit = sp->groupLimit[k->name];
-  if (!knowLimit) wgLimit = SIZE_MAX;
-  std::vector<bool> paged(nslots, false);
+  auto limit = sp->groupLimit.try_emplace(k->name, SIZE_MAX);
+  bool knowLimit = !limit.second;
+  size_t &wgLimit = limit.first->second;
   size_t pagedLimit = SIZE_MAX;
   for (size_t s = 0; s < nslots; ++s) {
     const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
@@ -128,7 +132,7 @@ bool skmdPlan(Command *cmd) {
   }
   auto L = std::make_shared<SkmdLaunch>();
   L->info = info;
-  L->slotInfo = std::move(slotInfo);
+  L->slotInfo = slotInfo;
   L->nd = nd;
   L->scalars = std::move(scalars);
   for (size_t s = 0; s < nslots; ++s) {

@@ -2,6 +2,9 @@
 // benchmark): N non-blocking enqueues, then clFinish. Links only libOpenCL.
 //   enqueue_rate [N [PLATFORM-SUBSTRING [chain]]]   (default: 20000 on the first platform)
 // With "chain" each launch depends on the one before it (empty_kernel.h).
+// ENQUEUE_RATE_FINISH_EVERY=K adds a clFinish after every K launches: the steady state where
+// completions keep up with the launches (for an instruction profile under callgrind, whose
+// one-thread-at-a-time scheduling otherwise leaves every launch in flight).
 #include "empty_kernel.h"
 
 #include <chrono>
@@ -21,9 +24,13 @@ int main(int argc, char **argv) {
   size_t g = 256, l = 64;
   for (int i = 0; i < 100; ++i) clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
   clFinish(q);
+  const char *every = std::getenv("ENQUEUE_RATE_FINISH_EVERY");
+  const int finishEvery = every ? std::atoi(every) : 0;
   auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     if (clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr) != CL_SUCCESS) return 1;
+    if (finishEvery > 0 && (i + 1) % finishEvery == 0) clFinish(q);
+  }
   auto t1 = std::chrono::steady_clock::now();
   clFinish(q);
   auto t2 = std::chrono::steady_clock::now();
