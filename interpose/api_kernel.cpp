@@ -182,6 +182,9 @@ constexpr cl_int kAskUnderLock = 1;  // not a CL code: the fast path leaves the 
 // copies them under the lock). The handles are checked by the registry's lock-free read,
 // and every case this path does not settle with certainty (another kind of argument, a
 // handle it cannot vouch for, any error) goes to the locked path, which answers as before.
+// Rare (an argument's first value): kept out of the fast path's frame.
+__attribute__((noinline)) void clearArg(ArgValue &a) { a = ArgValue{}; }
+
 cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *value)
     NO_THREAD_SAFETY_ANALYSIS {
   if (tracing()) return kAskUnderLock;  // the trace shows each API call as a span
@@ -192,7 +195,7 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
   switch (k->argInfo[i].setPath) {
     case ArgInfo::SetPath::Local:
       if (value || size == 0) return kAskUnderLock;
-      if (a.kind != ArgValue::Local) a = ArgValue{};
+      if (a.kind != ArgValue::Local) clearArg(a);
       a.kind = ArgValue::Local;
       a.localSize = size;
       return CL_SUCCESS;
@@ -201,7 +204,7 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
       cl_mem m = value ? *static_cast<const cl_mem *>(value) : nullptr;
       if (m && (rt.validUnlocked(m, ObjType::Mem) != 1 || m->isImage() || m->ctx != k->program->ctx))
         return kAskUnderLock;
-      if (a.kind != ArgValue::Mem) a = ArgValue{};
+      if (a.kind != ArgValue::Mem) clearArg(a);
       a.kind = ArgValue::Mem;
       a.mem = m;
       return CL_SUCCESS;
@@ -213,8 +216,20 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
 
 }  // namespace
 
+// Out of line: its frame (the API lock, argument info, a probe build) would otherwise be
+// set up on the unlocked path too.
+namespace {
+__attribute__((noinline)) cl_int setKernelArgLocked(cl_kernel k, cl_uint i, size_t size, const void *value);
+}  // namespace
+
 TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   if (setKernelArgUnlocked(k, i, size, value) == CL_SUCCESS) return CL_SUCCESS;
+  return setKernelArgLocked(k, i, size, value);
+}
+
+namespace {
+
+cl_int setKernelArgLocked(cl_kernel k, cl_uint i, size_t size, const void *value) {
   ApiLock lock;
   if (!validKernel(k)) return CL_INVALID_KERNEL;
   if (i >= k->args.size()) return CL_INVALID_ARG_INDEX;
@@ -277,6 +292,8 @@ TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
   k->args[i] = std::move(v);
   return CL_SUCCESS;
 }
+
+}  // namespace
 
 TUTTI_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint, const void *) {
   ApiLock lock;
