@@ -165,25 +165,27 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
   // can run it, at no time, and nowhere else. At no time on every device, the schedule put
   // it wherever it finished first, which is the host's CPU, since its inputs need no copy
   // there: mk_Lyapunov's 4096^2 products on two H200s took 7 s on the CPU instead of 21 ms.
+  // The same where the strongest device has no time for it, whatever the others have: times
+  // of weaker devices alone put every such kernel on them. Profiles made on another machine
+  // (two H200s' database on two H100s: only the CPU's identity matched) ran mk_ABE's
+  // products on the CPU, 30 s against 117 ms in whole mode.
   for (size_t k = 0; k < file.graph.kernels.size(); ++k) {
-    bool anyTime = false;
-    for (size_t d = 0; d < nd; ++d) anyTime |= file.timeKnown[k][d];
     const std::vector<cl_kernel> &real = b.kernels[k]->kernel->real;
     auto runs = [&](size_t d) { return d < real.size() && real[d]; };
-    double strongest = 0;  // only asked when nothing is known
-    if (!anyTime) {
-      for (size_t d = 0; d < nd; ++d)
-        if (runs(d)) strongest = std::max(strongest, ctx->slots[d].dev->strength());
-      if (b.analysed[k]) {
-        ++g_counters.unknown;
-        TUTTI_LOG(Info, "mkmd: no time model for kernel %s on any device: placed as in whole mode",
-                  file.graph.kernels[k].name.c_str());
-      }
+    double strongest = 0;
+    for (size_t d = 0; d < nd; ++d)
+      if (runs(d)) strongest = std::max(strongest, ctx->slots[d].dev->strength());
+    auto isStrongest = [&](size_t d) { return runs(d) && ctx->slots[d].dev->strength() >= strongest; };
+    bool strongestKnown = false;
+    for (size_t d = 0; d < nd; ++d) strongestKnown |= isStrongest(d) && file.timeKnown[k][d];
+    if (!strongestKnown && b.analysed[k]) {
+      ++g_counters.unknown;
+      TUTTI_LOG(Info, "mkmd: no time model for kernel %s on the strongest device: placed as in whole mode",
+                file.graph.kernels[k].name.c_str());
     }
     for (size_t d = 0; d < nd; ++d) {
-      if (file.timeKnown[k][d]) continue;
-      const bool wholeModeWould = !anyTime && runs(d) && ctx->slots[d].dev->strength() >= strongest;
-      file.kernelTime[k][d] = {wholeModeWould ? 0 : kUnknownSeconds, 0};
+      if (strongestKnown && file.timeKnown[k][d]) continue;
+      file.kernelTime[k][d] = {!strongestKnown && isStrongest(d) ? 0 : kUnknownSeconds, 0};
       file.timeKnown[k][d] = true;
     }
   }
