@@ -174,6 +174,9 @@ namespace {
 
 constexpr cl_int kAskUnderLock = 1;  // not a CL code: the fast path leaves the call to the lock
 
+// Rare (an argument's first value): kept out of the fast path's frame.
+__attribute__((noinline)) void clearArg(ArgValue &a) { a = ArgValue{}; }
+
 // clSetKernelArg of a buffer or a __local size, without the API lock. Apps set arguments
 // before every launch (several per launch), and the lock with two handle lookups made the
 // call cost 3-4x the driver's (call_cost: 24-31 ns against 8). OpenCL does not make
@@ -182,9 +185,6 @@ constexpr cl_int kAskUnderLock = 1;  // not a CL code: the fast path leaves the 
 // copies them under the lock). The handles are checked by the registry's lock-free read,
 // and every case this path does not settle with certainty (another kind of argument, a
 // handle it cannot vouch for, any error) goes to the locked path, which answers as before.
-// Rare (an argument's first value): kept out of the fast path's frame.
-__attribute__((noinline)) void clearArg(ArgValue &a) { a = ArgValue{}; }
-
 cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *value)
     NO_THREAD_SAFETY_ANALYSIS {
   if (tracing()) return kAskUnderLock;  // the trace shows each API call as a span
@@ -214,12 +214,10 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
   return kAskUnderLock;
 }
 
-}  // namespace
-
 // Out of line: its frame (the API lock, argument info, a probe build) would otherwise be
 // set up on the unlocked path too.
-namespace {
 __attribute__((noinline)) cl_int setKernelArgLocked(cl_kernel k, cl_uint i, size_t size, const void *value);
+
 }  // namespace
 
 TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *value) {
