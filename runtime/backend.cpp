@@ -238,10 +238,6 @@ bool Backend::discover(std::string &error) {
     return false;
   }
   const Settings &s = settings();
-  prepareFreeMemoryQuery();  // beside the loader's work: GPUs' budgets need it below
-  struct Ready {
-    ~Ready() { freeMemoryQueryReady(); }  // on every way out
-  } ready;
   std::vector<cl_platform_id> plats =
       s.icd_vendors.empty() ? loaderPlatforms(error) : vendorPlatforms(s.icd_vendors, error);
   if (!error.empty()) return false;

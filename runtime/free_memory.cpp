@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "icd.h"
 #include "log.h"
@@ -59,22 +58,6 @@ bool has(const std::vector<std::string> &ext, const char *name) {
 
 }  // namespace
 
-namespace {
-std::thread g_prepare;  // discovery's thread only
-}  // namespace
-
-void prepareFreeMemoryQuery() {
-  try {
-    g_prepare = std::thread([] { nvml(); });
-  } catch (...) {
-    // no thread: the first query initialises NVML itself
-  }
-}
-
-void freeMemoryQueryReady() {
-  if (g_prepare.joinable()) g_prepare.join();
-}
-
 uint64_t freeDeviceMemory(cl_device_id id, const std::vector<std::string> &extensions) {
   if (has(extensions, "cl_nv_device_attribute_query")) {
     cl_uint bus = 0, slot = 0, domain = 0;
@@ -83,7 +66,6 @@ uint64_t freeDeviceMemory(cl_device_id id, const std::vector<std::string> &exten
       return 0;
     }
     if (!query(id, kPciDomainIdNv, domain)) domain = 0;
-    freeMemoryQueryReady();
     const Nvml &n = nvml();
     if (!n.ok) {
       TUTTI_LOG(Info, "no NVML (libnvidia-ml.so.1): the budget is the card's size");

@@ -12,11 +12,5 @@ namespace tutti {
 // Bytes free on the device now, from its vendor (NVML for NVIDIA's OpenCL, matched by PCI
 // address; the AMD free-memory query); 0 when unknown.
 uint64_t freeDeviceMemory(cl_device_id id, const std::vector<std::string> &extensions);
-// Loads and initialises NVML on a thread of its own, so that the first freeDeviceMemory
-// finds it ready: its initialisation took 14 ms of the app's start-up on the H100 machine
-// (libsampler.so, VectorAdd --size tiny), while the ICD loader is busy for longer anyway.
-// freeMemoryQueryReady waits for it: discovery leaves no thread of its own behind.
-void prepareFreeMemoryQuery();
-void freeMemoryQueryReady();
 
 }  // namespace tutti
