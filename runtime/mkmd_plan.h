@@ -14,8 +14,9 @@ namespace tutti {
 // compiler could not analyse keep none and are placed as in whole mode. True when the
 // schedule ran every kernel whole on one and the same device: holding the commands back
 // gained nothing over streaming them (see _cl_command_queue::mkmdStream). `held` is put in
-// the order the schedule starts its kernels, the order to issue them in.
-bool mkmdScheduleHeld(std::deque<Command *> &held);
+// the order the schedule starts its kernels, the order to issue them in. `alone`: a command
+// that goes at once (TUTTI_MKMD_EAGER), placed by coarse scheduling only, behind the backlog.
+bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone = false);
 
 // Whether `held` (one queue's, enqueue order) is a window to schedule now: TUTTI_MKMD_WINDOW
 // commands, or TUTTI_MKMD_SHORT_WINDOW of them that form one chain or whose kernels are
@@ -40,13 +41,16 @@ struct MkmdCounters {
   uint64_t reused = 0;  // graphs that repeated one scheduled before: its schedule kept
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
-  uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
+  uint64_t chains = 0;  // chains streamed: a chained window (mkmdWindowFull), or links gone at once
   uint64_t unknown = 0;  // kernels scheduled with no time model on any device
+  uint64_t eager = 0;  // kernels that went at once, scheduled alone (TUTTI_MKMD_EAGER)
   double predictedMs = 0, scheduleUs = 0;
   double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
   uint64_t measured = 0;  // graphs whose runs are over
 };
 MkmdCounters mkmdCounters();
 void mkmdStreamed(uint64_t commands);
+// A queue streams on after a chain of commands that each went at once (counted as chains).
+void mkmdChainStreams();
 
 }  // namespace tutti
