@@ -211,6 +211,7 @@ bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone) {
     mk::Options opt;
     // What comes after it is not known yet: no idle slots to split it into.
     opt.partition = !alone;
+    opt.minSplitSeconds = double(settings().mkmd_split_min_us) * 1e-6;
     mk::Schedule s = mk::schedule(inst, devs, opt);
     scheduledEnds(inst, s, nd, deviceEnd, bufferEnd);
     groups.assign(g.kernels.size(), std::vector<uint64_t>(nd, 0));
@@ -364,6 +365,7 @@ bool mkmdWindowFull(const std::deque<Command *> &held) {
 
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
 void mkmdChainStreams() { ++g_counters.chains; }
+void mkmdLinked(uint64_t n) { g_counters.eager += n; }
 
 // The graphs' runs as a union: a window scheduled while the one before still runs adds
 // only the time after that one's end, as its predictedMs leaves out the backlog.

@@ -43,7 +43,7 @@ struct MkmdCounters {
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
   uint64_t chains = 0;  // chains streamed: a chained window (mkmdWindowFull), or links gone at once
   uint64_t unknown = 0;  // kernels scheduled with no time model on any device
-  uint64_t eager = 0;  // kernels that went at once, scheduled alone (TUTTI_MKMD_EAGER)
+  uint64_t eager = 0;  // went at once (TUTTI_MKMD_EAGER): starts scheduled alone, and links
   double predictedMs = 0, scheduleUs = 0;
   double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
   uint64_t measured = 0;  // graphs whose runs are over
@@ -52,5 +52,7 @@ MkmdCounters mkmdCounters();
 void mkmdStreamed(uint64_t commands);
 // A queue streams on after a chain of commands that each went at once (counted as chains).
 void mkmdChainStreams();
+// Commands that went at once as the next link of a chain, unscheduled (counted as eager).
+void mkmdLinked(uint64_t commands);
 
 }  // namespace tutti

@@ -368,9 +368,14 @@ void Runtime::flush(_cl_command_queue *q, Alone alone) {
       q->mkmdStream -= n;
       mkmdStreamed(n);
     } else if (alone != Alone::No) {
+      // A link goes where whole mode puts it, after its producer, unscheduled: scheduled
+      // alone, each of Jacobi's first links cost 40-160 us against a kernel of 5-30 us on
+      // an H100, and the GPU waited for them. A start is scheduled, so that the devices'
+      // backlog knows of it when the next window is.
+      if (alone == Alone::Start) mkmdScheduleHeld(q->held, true);
+      else mkmdLinked(q->held.size());
       // A window's worth of links in a row, each waiting for the one before: a chain, which
       // the queue streams on.
-      mkmdScheduleHeld(q->held, true);
       q->mkmdEager = alone == Alone::Start ? 1 : q->mkmdEager + 1;
       if (q->mkmdEager >= std::max<uint64_t>(settings().mkmd_short_window, 1)) {
         q->mkmdEager = 0;

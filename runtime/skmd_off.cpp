@@ -53,6 +53,7 @@ bool mkmdScheduleHeld(std::deque<Command *> &, bool) { return true; }
 bool mkmdWindowFull(const std::deque<Command *> &held) { return held.size() >= std::max<uint64_t>(settings().mkmd_window, 1); }
 void mkmdStreamed(uint64_t) {}
 void mkmdChainStreams() {}
+void mkmdLinked(uint64_t) {}
 void mkmdCommandDone(Command *) {}
 MkmdCounters mkmdCounters() { return {}; }
 

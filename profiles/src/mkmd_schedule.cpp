@@ -29,7 +29,8 @@ std::vector<uint64_t> whole(const Graph &g, size_t ndev, int k, int d) {
 // Algorithm 4: from all groups on `main`, move 1/steps of them at a time from the piece
 // that ends last to whichever other device ends the kernel earliest, while that helps.
 std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> &devs, int k, int main,
-                            const std::vector<int> &preds, int steps, double minGain, double minShare) {
+                            const std::vector<int> &preds, int steps, double minGain, double minSeconds,
+                            double minShare) {
   const Kernel &K = g.kernels[size_t(k)];
   std::vector<uint64_t> cur = whole(g, devs.size(), k, main);
   if (!K.splittable || K.groups < 2 || devs.size() < 2) return cur;
@@ -87,7 +88,7 @@ std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> 
       cur[largest] += cur[d], cur[d] = 0, dropped = true;
   if (dropped) at = trial(cur);
   // Not worth a split unless it saves enough of the kernel's own time.
-  if (cur != wholeGroups && wholeFinish - at.end < minGain * wholeTime) return wholeGroups;
+  if (cur != wholeGroups && wholeFinish - at.end < std::max(minGain * wholeTime, minSeconds)) return wholeGroups;
   return cur;
 }
 
@@ -261,7 +262,7 @@ Schedule schedule(const Graph &g, const std::vector<Device> &devs, const Options
   for (int k : order) {
     F.unreserve(dev[size_t(k)], start[size_t(k)], end[size_t(k)]);
     std::vector<uint64_t> groups = climb(F, g, devs, k, dev[size_t(k)], preds[size_t(k)], opt.steps, opt.minSplitGain,
-                                          opt.minPieceShare);
+                                          opt.minSplitSeconds, opt.minPieceShare);
     F.place(k, groups, dev[size_t(k)], preds[size_t(k)]);
   }
   F.sink();

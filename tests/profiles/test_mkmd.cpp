@@ -147,6 +147,26 @@ TEST(Mkmd, OneBigKernelIsSplitOverEqualGpus) {
   EXPECT_NEAR(m.makespan / c.makespan, 0.5, 0.05);
 }
 
+TEST(Mkmd, SplitMustSaveMinSplitSeconds) {
+  // 1000 groups, 40 us whole: two equal GPUs would end it about 20 us sooner, which is 50 %
+  // of its time but less than the absolute minimum a split must save.
+  Graph g;
+  g.buffers = {buffer("in", 1 << 10, true, false), buffer("out", 1 << 10, false, true)};
+  g.kernels.push_back(kernel("small", 1000, {0}, {1}, linear({4e-8, 4e-8})));
+  g.kernels.back().partialRead = {true};
+  std::vector<Device> devs = {gpu("g0", 0), gpu("g1", 1)};
+  Schedule free = schedule(g, devs);
+  EXPECT_EQ(free.splitKernels, 1) << "without the minimum the split is taken (the case it is for)";
+  Options opt;
+  opt.minSplitSeconds = 250e-6;
+  Schedule m = schedule(g, devs, opt);
+  checkInvariants(m, g, devs);
+  EXPECT_EQ(m.splitKernels, 0);
+  // A kernel long enough to save more than the minimum is still split.
+  g.kernels.back().time = linear({1e-5, 1e-5});
+  EXPECT_EQ(schedule(g, devs, opt).splitKernels, 1);
+}
+
 TEST(Mkmd, TransferBoundKernelStaysWhole) {
   // 1 GB in, 2 us of work: moving any part to the other GPU costs more than it saves.
   Graph g;

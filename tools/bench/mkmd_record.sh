@@ -16,17 +16,20 @@
 #                 has the medians and MKMD's predicted vs measured makespan
 #   --modes LIST  what --measure runs (default native,whole,mkmd); a mode with the suffix -cb
 #                 runs with TUTTI_COMPLETION=callback (A/B of how completions are learnt), and
-#                 MODE:NAME=VALUE runs MODE with TUTTI_NAME=VALUE (mkmd:MKMD_FIRST_WINDOW=64)
+#                 MODE:NAME=VALUE runs MODE with TUTTI_NAME=VALUE (mkmd:MKMD_FIRST_WINDOW=64), and
+#                 MODE:A=1+B=2 with several settings
 #   --native-device I   the app's --device index for the native baseline (default 1: the
 #                 first GPU when PoCL's CPU comes first)
 #   --base-lib PATH  another libtutti.so (an earlier tree): a mode MODE@base in --modes runs
 #                 MODE with it, interleaved with the others (before/after in one run)
+#   --db-from DIR take DIR/<app>/profiles.sqlite (an earlier run's OUT_DIR, same machine
+#                 kind) instead of profiling again
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] && [ "${1#-}" = "$1" ] || { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 out=$1; shift
 applist=mk_ABE,mk_BiCGSTAB,mk_TripleCommutator,mk_ReachabilityGramian,mk_Jacobi,mk_Lyapunov,kmeans,kmeans_ensemble
-timeout_s=300 budget=0 size=thesis measure=0 native=1 mmodes=native,whole,mkmd baselib=
+timeout_s=300 budget=0 size=thesis measure=0 native=1 mmodes=native,whole,mkmd baselib= dbfrom=
 while [ $# -gt 0 ]; do
   case "$1" in
     --apps) applist=$2; shift 2 ;;
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
     --native-device) native=$2; shift 2 ;;
     --modes) mmodes=$2; shift 2 ;;
     --base-lib) baselib=$2; shift 2 ;;
+    --db-from) dbfrom=$2; shift 2 ;;
     *) echo "mkmd_record.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -53,7 +57,10 @@ for app in "${apps[@]}"; do
   fi
   d=$out/$app
   mkdir -p "$d"
-  if ! profile_app "$app" "$d" table "$timeout_s"; then
+  if [ -n "$dbfrom" ]; then
+    [ -f "$dbfrom/$app/profiles.sqlite" ] || { echo "mkmd_record.sh: $app: no $dbfrom/$app/profiles.sqlite" >&2; rc=1; continue; }
+    cp "$dbfrom/$app/profiles.sqlite" "$d/profiles.sqlite"
+  elif ! profile_app "$app" "$d" table "$timeout_s"; then
     echo "mkmd_record.sh: $app: profiling failed (logs in $d)" >&2; rc=1; continue
   fi
   if ! env "${clean[@]}" TUTTI_MODE=skmd TUTTI_PROFILE_DB="$d/profiles.sqlite" TUTTI_STATS=1 \
@@ -71,15 +78,16 @@ for app in "${apps[@]}"; do
       fi
       extra=()
       if [ "${mode#*:}" != "$mode" ]; then
-        extra=("TUTTI_${mode#*:}")
-        extra[0]=${extra[0]%@base}
+        IFS=+ read -ra kv <<< "${mode#*:}"
+        for x in "${kv[@]}"; do extra+=("TUTTI_${x%@base}"); done
       fi
       case ${mode%%:*} in
         native) cmd=(env "${clean[@]}" "$appsdir/$app" --size "$size" --device "$native") ;;
-        *-cb) m=${mode%%:*}; m=${m%@base}; cmd=(env "${clean[@]}" "${extra[@]}" TUTTI_MODE=${m%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
-                   TUTTI_PROFILE_DB="$d/profiles.sqlite" LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
-        *) m=${mode%%:*}; cmd=(env "${clean[@]}" "${extra[@]}" TUTTI_MODE=${m%@base} TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
-                LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
+        *-cb) m=${mode%%:*}; m=${m%@base}; cmd=(env "${clean[@]}" TUTTI_MODE=${m%-cb} TUTTI_COMPLETION=callback TUTTI_STATS=1
+                   TUTTI_PROFILE_DB="$d/profiles.sqlite" "${extra[@]}" LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
+        # The mode's own settings last, so that they win (whole:STATS=0).
+        *) m=${mode%%:*}; cmd=(env "${clean[@]}" TUTTI_MODE=${m%@base} TUTTI_STATS=1 TUTTI_PROFILE_DB="$d/profiles.sqlite"
+                "${extra[@]}" LD_PRELOAD="$run_lib" "$appsdir/$app" --size "$size") ;;
       esac
       timeout "$timeout_s" "${cmd[@]}" > "$d/run.log" 2>&1
       wall=$(sed -n 's/^RESULT.* wall_ms=\([0-9.]*\) status=PASS.*/\1/p' "$d/run.log")

@@ -98,6 +98,9 @@ struct Options {
   // whole where coarse scheduling put it: a split launch costs more than its models say
   // (partition-ready variants, more launches, gathers), as TUTTI_SPLIT_MIN_GAIN says for SKMD.
   double minSplitGain = 0.1;
+  // And at least this many seconds: a split costs pieces, launches and cross-device waits
+  // whose time does not shrink with the kernel (TUTTI_MKMD_SPLIT_MIN_US in the runtime).
+  double minSplitSeconds = 0;
   // A split's pieces under this share of the groups are given to its largest piece (as
   // SKMD drops a device under 3 % when others share the rest).
   double minPieceShare = 0.03;
