@@ -367,6 +367,13 @@ void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
 void mkmdChainStreams() { ++g_counters.chains; }
 void mkmdLinked(uint64_t n) { g_counters.eager += n; }
 
+bool mkmdTiny(Command *cmd) {
+  const uint64_t tiny = settings().mkmd_tiny_us;
+  if (!tiny || cmd->kind != CmdKind::Kernel) return false;
+  const double t = mkmdFastestSeconds(cmd);
+  return t > 0 && t * 1e6 < double(tiny);
+}
+
 // The graphs' runs as a union: a window scheduled while the one before still runs adds
 // only the time after that one's end, as its predictedMs leaves out the backlog.
 void mkmdCommandDone(Command *cmd) {

@@ -54,5 +54,7 @@ void mkmdStreamed(uint64_t commands);
 void mkmdChainStreams();
 // Commands that went at once as the next link of a chain, unscheduled (counted as eager).
 void mkmdLinked(uint64_t commands);
+// A kernel predicted to take less than TUTTI_MKMD_TINY_US on its fastest device.
+bool mkmdTiny(Command *cmd);
 
 }  // namespace tutti

@@ -329,8 +329,9 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 // window could only run after that one anyway. Commands that could run beside those
 // (the Triple Commutator's second product) are held, and scheduled as a graph behind
 // them. Completions are learnt lazily, so a finished command may still count as running;
-// that only holds a command that could have gone.
-Runtime::Alone Runtime::mkmdGoesNow(_cl_command_queue *q, const Command *cmd) {
+// that only holds a command that could have gone. So does a kernel too short to repay a
+// schedule (TUTTI_MKMD_TINY_US).
+Runtime::Alone Runtime::mkmdGoesNow(_cl_command_queue *q, Command *cmd) {
   if (!settings().mkmd_eager || q->held.size() != 1) return Alone::No;
   const size_t n = q->inFlight.size();  // cmd's event is the last
   if (n < 2 || std::none_of(q->inFlight.begin(), q->inFlight.end() - 1, [](const _cl_event *e) { return !e->done; }))
@@ -338,7 +339,8 @@ Runtime::Alone Runtime::mkmdGoesNow(_cl_command_queue *q, const Command *cmd) {
   const _cl_event *before = q->inFlight[n - 2];
   const bool link = q->mkmdEager && !before->done &&
                     std::find(cmd->deps.begin(), cmd->deps.end(), before) != cmd->deps.end();
-  return link ? Alone::Link : Alone::No;
+  if (link) return Alone::Link;
+  return mkmdTiny(cmd) ? Alone::Tiny : Alone::No;
 }
 
 // An in-order queue's commands run in the order their data need, and the app sees them
@@ -368,10 +370,10 @@ void Runtime::flush(_cl_command_queue *q, Alone alone) {
       q->mkmdStream -= n;
       mkmdStreamed(n);
     } else if (alone != Alone::No) {
-      // A link goes where whole mode puts it, after its producer, unscheduled: scheduled
-      // alone, each of Jacobi's first links cost 40-160 us against a kernel of 5-30 us on
-      // an H100, and the GPU waited for them. A start is scheduled, so that the devices'
-      // backlog knows of it when the next window is.
+      // A link (or a tiny kernel) goes where whole mode puts it, after its producer,
+      // unscheduled: scheduled alone, each of Jacobi's first links cost 40-160 us against a
+      // kernel of 5-30 us on an H100, and the GPU waited for them. A start is scheduled, so
+      // that the devices' backlog knows of it when the next window is.
       if (alone == Alone::Start) mkmdScheduleHeld(q->held, true);
       else mkmdLinked(q->held.size());
       // A window's worth of links in a row, each waiting for the one before: a chain, which

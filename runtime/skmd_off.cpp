@@ -54,6 +54,7 @@ bool mkmdWindowFull(const std::deque<Command *> &held) { return held.size() >= s
 void mkmdStreamed(uint64_t) {}
 void mkmdChainStreams() {}
 void mkmdLinked(uint64_t) {}
+bool mkmdTiny(Command *) { return false; }
 void mkmdCommandDone(Command *) {}
 MkmdCounters mkmdCounters() { return {}; }
 
