@@ -133,7 +133,14 @@ const AccessMemo &accessMemoOf(_cl_kernel *k, const cc::KernelInfo &info, const 
   key.insert(key.end(), nd.global_offset, nd.global_offset + 3);
   key.insert(key.end(), nd.global_size, nd.global_size + 3);
   key.insert(key.end(), nd.local_size, nd.local_size + 3);
-  key.insert(key.end(), scalars.bits.begin(), scalars.bits.end());
+  // Floating-point scalars cannot enter the affine index expressions the hulls come from,
+  // and solvers change them every launch (BiCGSTAB's alpha, beta and omega): in the key,
+  // they made every launch a new shape.
+  for (size_t i = 0; i < scalars.bits.size(); ++i) {
+    const std::string &t = i < info.args.size() ? info.args[i].type_name : std::string();
+    const bool floating = !t.compare(0, 5, "float") || !t.compare(0, 6, "double") || !t.compare(0, 4, "half");
+    key.push_back(floating ? 0 : scalars.bits[i]);
+  }
   auto &memos = k->accessMemo;
   for (size_t m = 0; m < memos.size(); ++m)
     if (memos[m].info == &info && memos[m].key == key) {
