@@ -142,7 +142,7 @@ void issueInScheduleOrder(std::deque<Command *> &held, const std::vector<Command
 
 }  // namespace
 
-bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone) {
+bool mkmdScheduleHeld(std::deque<Command *> &held) {
   if (held.front()->q->ctx->slots.size() == 1) return true;  // nothing to choose between
   _cl_context *ctx = held.front()->q->ctx;
   MkmdGraphBuilder b;
@@ -160,7 +160,6 @@ bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone) {
   for (mk::Kernel &k : file.graph.kernels)
     if (k.mergeOutputs) k.splittable = false;
   std::vector<uint64_t> key = graphKey(b);
-  key.push_back(alone);  // scheduled without splits: not the schedule of a window of one
   auto kept = std::find_if(g_kept.begin(), g_kept.end(), [&](const KeptSchedule &k) { return k.key == key; });
   // A kernel known nowhere goes where whole mode would put it: the strongest device that
   // can run it, at no time, and nowhere else. At no time on every device, the schedule put
@@ -209,8 +208,6 @@ bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone) {
     }
     backlog = applyBacklog(b, ctx, t0, inst, devs);
     mk::Options opt;
-    // What comes after it is not known yet: no idle slots to split it into.
-    opt.partition = !alone;
     opt.minSplitSeconds = double(settings().mkmd_split_min_us) * 1e-6;
     mk::Schedule s = mk::schedule(inst, devs, opt);
     scheduledEnds(inst, s, nd, deviceEnd, bufferEnd);
@@ -301,7 +298,6 @@ bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone) {
   issueInScheduleOrder(held, b.kernels, start);
   uint64_t t1 = nowNs();
   ++g_counters.graphs;
-  if (alone) g_counters.eager += g.kernels.size();
   g_counters.reused += reused;
   g_counters.kernels += g.kernels.size();
   g_counters.split += uint64_t(split);
@@ -364,8 +360,7 @@ bool mkmdWindowFull(const std::deque<Command *> &held) {
 }
 
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
-void mkmdChainStreams() { ++g_counters.chains; }
-void mkmdLinked(uint64_t n) { g_counters.eager += n; }
+void mkmdWentAtOnce(uint64_t n) { g_counters.eager += n; }
 
 bool mkmdTiny(Command *cmd) {
   const uint64_t tiny = settings().mkmd_tiny_us;

@@ -14,9 +14,8 @@ namespace tutti {
 // compiler could not analyse keep none and are placed as in whole mode. True when the
 // schedule ran every kernel whole on one and the same device: holding the commands back
 // gained nothing over streaming them (see _cl_command_queue::mkmdStream). `held` is put in
-// the order the schedule starts its kernels, the order to issue them in. `alone`: a command
-// that goes at once (TUTTI_MKMD_EAGER), placed by coarse scheduling only, behind the backlog.
-bool mkmdScheduleHeld(std::deque<Command *> &held, bool alone = false);
+// the order the schedule starts its kernels, the order to issue them in.
+bool mkmdScheduleHeld(std::deque<Command *> &held);
 
 // Whether `held` (one queue's, enqueue order) is a window to schedule now: TUTTI_MKMD_WINDOW
 // commands, or TUTTI_MKMD_SHORT_WINDOW of them that form one chain or whose kernels are
@@ -41,19 +40,17 @@ struct MkmdCounters {
   uint64_t reused = 0;  // graphs that repeated one scheduled before: its schedule kept
   uint64_t pushes = 0;  // outputs sent on to the device of their next reader (Command::pushTo)
   uint64_t streamed = 0;  // commands not held because the queue's graphs stayed on one device
-  uint64_t chains = 0;  // chains streamed: a chained window (mkmdWindowFull), or links gone at once
+  uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
   uint64_t unknown = 0;  // kernels scheduled with no time model on any device
-  uint64_t eager = 0;  // went at once (TUTTI_MKMD_EAGER): starts scheduled alone, and links
+  uint64_t eager = 0;  // commands that went at once, unscheduled (TUTTI_MKMD_EAGER)
   double predictedMs = 0, scheduleUs = 0;
   double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
   uint64_t measured = 0;  // graphs whose runs are over
 };
 MkmdCounters mkmdCounters();
 void mkmdStreamed(uint64_t commands);
-// A queue streams on after a chain of commands that each went at once (counted as chains).
-void mkmdChainStreams();
-// Commands that went at once as the next link of a chain, unscheduled (counted as eager).
-void mkmdLinked(uint64_t commands);
+// Commands that went at once, unscheduled (TUTTI_MKMD_EAGER; counted as eager).
+void mkmdWentAtOnce(uint64_t commands);
 // A kernel predicted to take less than TUTTI_MKMD_TINY_US on its fastest device.
 bool mkmdTiny(Command *cmd);
 

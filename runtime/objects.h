@@ -365,9 +365,6 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // Jacobi and K-means on two H200s: 0.49-0.84x of streaming them in whole mode), so the
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
-  // TUTTI_MODE=mkmd: commands in a row that went at once (Runtime::mkmdGoesNow), 0 once one
-  // is held. Enough of them in a row make the queue stream, as a chained window does.
-  uint64_t mkmdEager GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
   // Dependency tracking (graph.cpp): accesses since the last barrier, per root buffer and
   // in enqueue order (seq rises), so a command looks only at the buffers it touches, and a

@@ -308,39 +308,22 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   // put them (MkmdGraphBuilder::bufferOf).
   const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.size() == 1;
   if (st.mode == KernelMode::Mkmd && !q->mkmdStream) {
-    const Alone now = writeFirst ? Alone::Start : mkmdGoesNow(q, cmd);
-    if (now != Alone::No) {
-      flush(q, now);
-    } else {
-      q->mkmdEager = 0;
-      if (mkmdWindowFull(q->held)) flush(q);
-    }
+    if (writeFirst || mkmdGoesNow(q, cmd)) flush(q, true);
+    else if (mkmdWindowFull(q->held)) flush(q);
   } else if (!st.batch) {
     flush(q);
   }
 }
 
-// MKMD: whether cmd, the only command held on q, goes at once instead of waiting for a
-// window (TUTTI_MKMD_EAGER). Held, the first command of a graph left every device idle
-// until the window was full: K-means on two H200s started its GPU 0.27 ms later than in
-// whole mode, 0.83x of it in all. It goes at once when nothing of its queue is still
-// running (the devices are idle as far as this queue knows), or when it waits for the
-// command just before it, which went at once too: the next link of a chain, which a
-// window could only run after that one anyway. Commands that could run beside those
-// (the Triple Commutator's second product) are held, and scheduled as a graph behind
-// them. Completions are learnt lazily, so a finished command may still count as running;
-// that only holds a command that could have gone. So does a kernel too short to repay a
-// schedule (TUTTI_MKMD_TINY_US).
-Runtime::Alone Runtime::mkmdGoesNow(_cl_command_queue *q, Command *cmd) {
-  if (!settings().mkmd_eager || q->held.size() != 1) return Alone::No;
-  const size_t n = q->inFlight.size();  // cmd's event is the last
-  if (n < 2 || std::none_of(q->inFlight.begin(), q->inFlight.end() - 1, [](const _cl_event *e) { return !e->done; }))
-    return Alone::Start;
-  const _cl_event *before = q->inFlight[n - 2];
-  const bool link = q->mkmdEager && !before->done &&
-                    std::find(cmd->deps.begin(), cmd->deps.end(), before) != cmd->deps.end();
-  if (link) return Alone::Link;
-  return mkmdTiny(cmd) ? Alone::Tiny : Alone::No;
+// MKMD: whether cmd, the only command held on q, goes at once, unscheduled, where whole mode
+// puts it (TUTTI_MKMD_EAGER): a command that is not a kernel, or a kernel predicted to take
+// less than TUTTI_MKMD_TINY_US. Held, they left the devices idle while a window filled
+// (BiCGSTAB's first window kept an H100 idle 0.6 ms, K-means's started it 0.27 ms late on
+// two H200s), and kernels that short gain less from a schedule than it costs. Longer
+// kernels are held and scheduled as a graph. Going at once only when nothing is held keeps
+// the queue's order: a held command is never overtaken.
+bool Runtime::mkmdGoesNow(_cl_command_queue *q, Command *cmd) {
+  return settings().mkmd_eager && q->held.size() == 1 && (cmd->kind != CmdKind::Kernel || mkmdTiny(cmd));
 }
 
 // An in-order queue's commands run in the order their data need, and the app sees them
@@ -360,7 +343,7 @@ void Runtime::inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) 
   }
 }
 
-void Runtime::flush(_cl_command_queue *q, Alone alone) {
+void Runtime::flush(_cl_command_queue *q, bool alone) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   if (settings().mode == KernelMode::Mkmd && !q->held.empty()) {
@@ -369,21 +352,8 @@ void Runtime::flush(_cl_command_queue *q, Alone alone) {
       uint64_t n = std::min<uint64_t>(q->mkmdStream, q->held.size());
       q->mkmdStream -= n;
       mkmdStreamed(n);
-    } else if (alone != Alone::No) {
-      // A link (or a tiny kernel) goes where whole mode puts it, after its producer,
-      // unscheduled: scheduled alone, each of Jacobi's first links cost 40-160 us against a
-      // kernel of 5-30 us on an H100, and the GPU waited for them. A start is scheduled, so
-      // that the devices' backlog knows of it when the next window is.
-      if (alone == Alone::Start) mkmdScheduleHeld(q->held, true);
-      else mkmdLinked(q->held.size());
-      // A window's worth of links in a row, each waiting for the one before: a chain, which
-      // the queue streams on.
-      q->mkmdEager = alone == Alone::Start ? 1 : q->mkmdEager + 1;
-      if (q->mkmdEager >= std::max<uint64_t>(settings().mkmd_short_window, 1)) {
-        q->mkmdEager = 0;
-        q->mkmdStream = stream;
-        mkmdChainStreams();
-      }
+    } else if (alone) {
+      mkmdWentAtOnce(q->held.size());
     } else if (mkmdScheduleHeld(q->held)) {
       q->mkmdStream = stream;
     }

@@ -185,9 +185,8 @@ class Runtime {
   // ---- scheduler (call with apiMutex held) ----
   // Takes ownership of cmd; computes its dependencies from wait list and queue order.
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
-  // TUTTI_MODE=mkmd: whether the one held command goes at once (mkmdGoesNow), and why.
-  enum class Alone { No, Start, Link, Tiny };
-  void flush(_cl_command_queue *q, Alone alone = Alone::No);
+  // alone: TUTTI_MODE=mkmd's one held command goes at once, unscheduled (mkmdGoesNow).
+  void flush(_cl_command_queue *q, bool alone = false);
   // Blocks (releasing apiMutex) until every event is complete or failed.
   cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(apiMutex);
   void setUserEventStatus(_cl_event *ev, cl_int status);
@@ -232,7 +231,7 @@ class Runtime {
   bool depsMetOn(Command *cmd, int slot) REQUIRES(apiMutex);
   int chainSlot(Command *cmd) REQUIRES(apiMutex);
   void inOrderPredecessors(_cl_event *e, std::vector<_cl_event *> &deps) REQUIRES(apiMutex);
-  Alone mkmdGoesNow(_cl_command_queue *q, Command *cmd) REQUIRES(apiMutex);
+  bool mkmdGoesNow(_cl_command_queue *q, Command *cmd) REQUIRES(apiMutex);
   void issue(Command *cmd) REQUIRES(apiMutex);
   void finish(Command *cmd, cl_int status) REQUIRES(apiMutex);
   void wakeWaiters(_cl_event *ev) REQUIRES(apiMutex);

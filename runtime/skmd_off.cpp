@@ -49,11 +49,10 @@ uint64_t skmdPredictedLaunches() { return 0; }
 // Without the compiler there is no access analysis to record.
 void mkmdRecord(Command *) {}
 // Nor a graph to schedule: TUTTI_MODE=mkmd streams commands as whole mode does.
-bool mkmdScheduleHeld(std::deque<Command *> &, bool) { return true; }
+bool mkmdScheduleHeld(std::deque<Command *> &) { return true; }
 bool mkmdWindowFull(const std::deque<Command *> &held) { return held.size() >= std::max<uint64_t>(settings().mkmd_window, 1); }
 void mkmdStreamed(uint64_t) {}
-void mkmdChainStreams() {}
-void mkmdLinked(uint64_t) {}
+void mkmdWentAtOnce(uint64_t) {}
 bool mkmdTiny(Command *) { return false; }
 void mkmdCommandDone(Command *) {}
 MkmdCounters mkmdCounters() { return {}; }
