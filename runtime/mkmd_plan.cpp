@@ -362,11 +362,29 @@ bool mkmdWindowFull(const std::deque<Command *> &held) {
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
 void mkmdWentAtOnce(uint64_t n) { g_counters.eager += n; }
 
+// Predicting a launch costs about 50,000 instructions (its model on every device), more than
+// the launch itself: the verdict is kept per kernel for its latest shape (NDRange and buffer
+// sizes) and asked again every kRetinyEvery launches, in case scalar arguments moved it.
 bool mkmdTiny(Command *cmd) {
+  constexpr uint32_t kRetinyEvery = 64;
   const uint64_t tiny = settings().mkmd_tiny_us;
   if (!tiny || cmd->kind != CmdKind::Kernel) return false;
+  uint64_t bytes = 0;
+  for (const ArgValue &a : cmd->args)
+    if (a.kind == ArgValue::Mem && a.mem) bytes += a.mem->size;
+  _cl_kernel::TinyMemo &m = cmd->kernel->mkmdTiny;
+  const bool same = m.uses && m.uses < kRetinyEvery && m.dim == cmd->dim && m.bytes == bytes &&
+                    std::equal(cmd->global, cmd->global + 3, m.global) && std::equal(cmd->local, cmd->local + 3, m.local);
+  if (same) {
+    ++m.uses;
+    return m.tiny;
+  }
   const double t = mkmdFastestSeconds(cmd);
-  return t > 0 && t * 1e6 < double(tiny);
+  m.dim = cmd->dim, m.bytes = bytes, m.uses = 1;
+  std::copy(cmd->global, cmd->global + 3, m.global);
+  std::copy(cmd->local, cmd->local + 3, m.local);
+  m.tiny = t > 0 && t * 1e6 < double(tiny);
+  return m.tiny;
 }
 
 // The graphs' runs as a union: a window scheduled while the one before still runs adds

@@ -321,6 +321,14 @@ struct _cl_kernel : tutti::ObjectHeader {
   // skmd.cpp (launchAccess), under the API lock: the compiler's access hulls of the
   // kernel's latest launch shapes, newest first, so a repeated launch evaluates none.
   std::vector<tutti::AccessMemo> accessMemo GUARDED_BY(tutti::apiMutex);
+  // mkmd_plan.cpp (mkmdTiny), under the API lock: the verdict on the latest launch shape.
+  struct TinyMemo {
+    cl_uint dim = 0;
+    size_t global[3] = {0, 0, 0}, local[3] = {0, 0, 0};
+    uint64_t bytes = 0;  // of its buffer arguments
+    uint32_t uses = 0;
+    bool tiny = false;
+  } mkmdTiny GUARDED_BY(tutti::apiMutex);
 };
 
 namespace tutti {
