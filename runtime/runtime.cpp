@@ -347,7 +347,6 @@ void Runtime::flush(_cl_command_queue *q, bool alone) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   Scope scope(*this);
   if (settings().mode == KernelMode::Mkmd && !q->held.empty()) {
-    const uint64_t stream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
     if (q->mkmdStream) {
       uint64_t n = std::min<uint64_t>(q->mkmdStream, q->held.size());
       q->mkmdStream -= n;
@@ -355,7 +354,7 @@ void Runtime::flush(_cl_command_queue *q, bool alone) {
     } else if (alone) {
       mkmdWentAtOnce(q->held.size());
     } else if (mkmdScheduleHeld(q->held)) {
-      q->mkmdStream = stream;
+      q->mkmdStream = kMkmdStreamWindows * std::max<uint64_t>(settings().mkmd_window, 1);
     }
   }
   // In place: nothing below adds to q->held (setStatus only queues callbacks, kick only
