@@ -155,8 +155,8 @@ TEST(Mkmd, SplitMustSaveMinSplitSeconds) {
   g.kernels.push_back(kernel("small", 1000, {0}, {1}, linear({4e-8, 4e-8})));
   g.kernels.back().partialRead = {true};
   std::vector<Device> devs = {gpu("g0", 0), gpu("g1", 1)};
-  Schedule free = schedule(g, devs);
-  EXPECT_EQ(free.splitKernels, 1) << "without the minimum the split is taken (the case it is for)";
+  Schedule unbounded = schedule(g, devs);
+  EXPECT_EQ(unbounded.splitKernels, 1) << "without the minimum the split is taken (the case it is for)";
   Options opt;
   opt.minSplitSeconds = 250e-6;
   Schedule m = schedule(g, devs, opt);
