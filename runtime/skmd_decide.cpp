@@ -673,13 +673,14 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
       groups = uint64_t(std::llround(workItems / double(nd.local_size[0] * nd.local_size[1] * nd.local_size[2])));
   }
   int dev = devIndex(cmd, slot);
-  std::vector<uint64_t> shape;
-  if (groups) shape = launchShape(cmd, nd, scalars);
   {
     std::lock_guard<std::mutex> g(g_mu);
     KernelKnowledge &kk = knowledgeOf(cmd->kernel);
-    // How far off the profiled model was, for launches of the shape it is bound to.
     auto b = kk.bound.find(dev);
+    // Its shape only where something below uses it: not on every completion of a long run.
+    std::vector<uint64_t> shape;
+    if (groups && (b != kk.bound.end() || kk.stored[dev] < kStoredPerRun)) shape = launchShape(cmd, nd, scalars);
+    // How far off the profiled model was, for launches of the shape it is bound to.
     if (groups && b != kk.bound.end() && shape == kk.boundFor) {
       double predicted = b->second(groups);
       // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
