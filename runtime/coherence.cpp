@@ -277,6 +277,7 @@ void pushOutputs(Command *cmd) {
 }
 
 void wrote(BufferStore &st, Range r, int slot) {
+  ++st.writes;
   for (size_t s = 0; s < st.devValid.size(); ++s)
     if (int(s) != slot) st.devValid[s].remove(r);
   if (slot >= 0) {
@@ -290,6 +291,33 @@ void wrote(BufferStore &st, Range r, int slot) {
 
 void wroteBy(BufferStore &st, int slot, const RealEvent &launch) {
   if (launch) st.lastWrite[size_t(slot)] = {launch.share(), true};
+  else st.lastWrite[size_t(slot)].queued = true;
+}
+
+// A marker enqueued now on a slot completes once everything enqueued there before it has:
+// the writers left unknown by launches without an event become known. Else a copy out of
+// their output waits for all the work issued on that device since, kernels of the graph
+// about to be issued included (mk_Lyapunov on two H100s: a 0.1 ms transpose that went at
+// once, TUTTI_MKMD_EAGER, held its reader on the other GPU behind a 21 ms product).
+void pinQueuedWriters(_cl_context *ctx, const std::vector<_cl_mem *> &roots) {
+  std::vector<RealEvent> marker(ctx->slots.size());
+  for (_cl_mem *m : roots) {
+    if (!m || !m->store) continue;
+    BufferStore &st = *m->store;
+    for (size_t s = 0; s < st.lastWrite.size() && s < marker.size(); ++s) {
+      BufferStore::LastWrite &w = st.lastWrite[s];
+      if (w.known || !w.queued || int(s) == st.alias) continue;
+      if (!marker[s]) {
+        cl_command_queue q = ctx->slots[s].queue;
+        if (icd(q).clEnqueueMarkerWithWaitList(q, 0, nullptr, marker[s].out()) != CL_SUCCESS) {
+          marker[s].reset();
+          continue;  // left unknown: its copies wait for the whole queue, as before
+        }
+        icd(q).clFlush(q);
+      }
+      w = {marker[s].share(), true, false};
+    }
+  }
 }
 
 bool stagingComplete(Command *cmd) {

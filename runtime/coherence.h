@@ -34,6 +34,9 @@ void wrote(BufferStore &st, Range r, int slot) REQUIRES(apiMutex);
 // After wrote(): the write on `slot` was the launch whose event this is, on the slot's
 // in-order queue (no event: the write stays unknown, and copies out wait for the queue).
 void wroteBy(BufferStore &st, int slot, const RealEvent &launch) REQUIRES(apiMutex);
+// Makes the writers of roots' replicas known where they are launches without an event,
+// with one marker per slot enqueued now (MKMD, before a graph is issued).
+void pinQueuedWriters(_cl_context *ctx, const std::vector<_cl_mem *> &roots) REQUIRES(apiMutex);
 // True when every device->host copy cmd waited for has landed (a failed one sets
 // cmd->stagingError).
 bool stagingComplete(Command *cmd);

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "clock.h"
+#include "coherence.h"
 #include "log.h"
 #include "memory.h"
 #include "mkmd_graph.h"
@@ -295,6 +296,7 @@ bool mkmdScheduleHeld(std::deque<Command *> &held) {
       TUTTI_LOG(Debug, "mkmd: %s (%p) starts at %.3f ms on%s (whole, per device:%s ms)", g.kernels[k].name.c_str(),
                 (void *)b.kernels[k], start[k] * 1e3, on.c_str(), predicted.c_str());
     }
+  pinQueuedWriters(ctx, b.roots);
   issueInScheduleOrder(held, b.kernels, start);
   uint64_t t1 = nowNs();
   ++g_counters.graphs;

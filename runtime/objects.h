@@ -119,11 +119,15 @@ struct BufferStore {
   // replica from another device's.
   struct Fill { Range r; RealEvent ev; int to = -1; };
   std::vector<Fill> pendingFills GUARDED_BY(apiMutex);
+  // Counts writes (coherence.cpp's wrote): bytes read beside the lock are kept in the home
+  // only if none came between (issue.cpp, blockingReadStraight).
+  uint64_t writes GUARDED_BY(apiMutex) = 0;
   // Per slot: the launch that last wrote the replica there, on the slot's in-order queue
   // (its event; empty: none since the replica was filled), or unknown after any other
   // write. A copy out of the replica then waits for that launch alone instead of all the
-  // work queued on the device (coherence.cpp, copyOutWaits).
-  struct LastWrite { RealEvent ev; bool known = true; };
+  // work queued on the device (coherence.cpp, copyOutWaits). `queued`: unknown, but a launch
+  // without an event, enqueued on the slot's queue under the lock (pinQueuedWriters).
+  struct LastWrite { RealEvent ev; bool known = true; bool queued = false; };
   std::vector<LastWrite> lastWrite GUARDED_BY(apiMutex);
   // Real sub-buffers in creation order, released newest first (memory.cpp says why).
   struct RealSub { cl_mem mem; bool dead; };
