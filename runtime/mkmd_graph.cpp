@@ -24,7 +24,8 @@ std::string sanitized(std::string s) {
 }
 
 // The compiler's view of the launch where the program has it (TUTTI_MODE=skmd or mkmd).
-bool launchModelOf(Command *cmd, cc::NDRange &nd, cc::ScalarArgs &scalars, LaunchModel &lm, bool &splittable) {
+bool launchModelOf(Command *cmd, cc::NDRange &nd, cc::ScalarArgs &scalars, LaunchModel &lm, bool &splittable,
+                   bool withArgs = true) {
   _cl_kernel *k = cmd->kernel;
   SkmdProgram *sp = settings().mode != KernelMode::Whole ? skmdProgram(k->program) : nullptr;
   if (!sp || !sp->ok) return false;
@@ -38,7 +39,7 @@ bool launchModelOf(Command *cmd, cc::NDRange &nd, cc::ScalarArgs &scalars, Launc
   if (!info) return false;
   auto lim = sp->groupLimit.find(k->name);
   if (!skmdLaunchShape(cmd, lim == sp->groupLimit.end() ? SIZE_MAX : lim->second, nd, scalars)) return false;
-  modelLaunch(cmd, *info, nd, scalars, usable, lm);
+  modelLaunch(cmd, *info, nd, scalars, usable, lm, withArgs);
   splittable = info->partitionable;
   return true;
 }
@@ -50,7 +51,8 @@ double mkmdFastestSeconds(Command *cmd) {
   cc::ScalarArgs scalars;
   LaunchModel lm;
   bool splittable = false;
-  if (cmd->kind != CmdKind::Kernel || !launchModelOf(cmd, nd, scalars, lm, splittable)) return 0;
+  // Times only: TUTTI_MKMD_EAGER asks this of a kernel's first launches, on the app's thread.
+  if (cmd->kind != CmdKind::Kernel || !launchModelOf(cmd, nd, scalars, lm, splittable, false)) return 0;
   double best = 0;
   bool any = false;
   for (size_t s = 0; s < lm.known.size(); ++s)

@@ -626,7 +626,8 @@ Decision decideSplit(Command *cmd, const cc::KernelInfo &info, const cc::NDRange
 }
 
 void modelLaunch(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                 const cc::ScalarArgs &scalars, const std::vector<int> &usable, LaunchModel &out) {
+                 const cc::ScalarArgs &scalars, const std::vector<int> &usable, LaunchModel &out,
+                 bool withArgs) {
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
   double items = double(total);
@@ -634,8 +635,11 @@ void modelLaunch(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd
   std::lock_guard<std::mutex> g(g_mu);
   KernelKnowledge &kk = knowledgeOf(cmd->kernel);
   const std::string &id = kk.id;
-  const auto &ab = keptArgBytes(cmd, kk, info, nd, scalars);
   out.args.clear();
+  // The bytes each argument moves: the compiler's hulls per group, about 20,000 instructions
+  // for each new shape, which the times below do not need.
+  static const std::remove_reference_t<decltype(kk.bytes)> none;
+  const auto &ab = withArgs ? keptArgBytes(cmd, kk, info, nd, scalars) : none;
   for (const auto &a : ab) {
     // Proportional where most of the bytes follow the groups (see bytesModel).
     out.args.push_back({a.mem, a.read, a.written, perGroupRead(a, total) * double(total) > 0.5 * a.readBytes,

@@ -33,6 +33,7 @@ struct LaunchModel {
   std::vector<double> fixedSeconds, perGroupSeconds;
 };
 void modelLaunch(Command *cmd, const compiler::KernelInfo &info, const compiler::NDRange &nd,
-                 const compiler::ScalarArgs &scalars, const std::vector<int> &usable, LaunchModel &out);
+                 const compiler::ScalarArgs &scalars, const std::vector<int> &usable, LaunchModel &out,
+                 bool withArgs = true);
 
 }  // namespace tutti
