@@ -100,6 +100,11 @@ constexpr double kProbeShare = 1.0 / 256;   // a device may be ~300x slower than
 constexpr double kProbeInputRatio = 0.25;   // probe input copy vs. the whole kernel's time
 constexpr int kStoredPerRun = 64;    // online samples per kernel and device a run stores
 constexpr int kStoredPerShape = 4;   // of them per launch shape
+// Where the database already has a model for the kernel on that device: one per shape, a
+// sample of the real size for the next run's fit. Each costs about 17,000 instructions
+// where completions are learnt, the app's final read (BiCGSTAB under TUTTI_MODE=mkmd: 37
+// samples, 627,000 instructions of the 7.8 million Tutti spent in its calls).
+constexpr int kStoredPerShapeModelled = 1;
 constexpr double kMinShare = 0.03;  // of a split's groups, where two other devices share the rest
 
 int devIndex(Command *cmd, int slot) { return cmd->q->ctx->slots[slot].dev->index; }
@@ -702,7 +707,7 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
     // were learnt of at its final read under TUTTI_MODE=mkmd, about 1 ms on two H100s.
     if (!groups || kk.stored[dev] >= kStoredPerRun) return;
     int &ofShape = kk.storedShapes[{dev, shape}];
-    if (ofShape >= kStoredPerShape) return;
+    if (ofShape >= (b != kk.bound.end() ? kStoredPerShapeModelled : kStoredPerShape)) return;
     ++ofShape;
     ++kk.stored[dev];
   }
