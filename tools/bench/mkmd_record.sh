@@ -117,6 +117,8 @@ lines = ["# MKMD measured (medians of wall ms, the app's own timer)", "",
          "| app | native GPU in-order | Tutti whole | Tutti mkmd | mkmd vs native | mkmd vs whole | predicted ms | graphs ran ms | predicted/ran | predicted/wall | split kernels |",
          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 gn, gw = [], []
+# Apps whose commands all went at once (TUTTI_MKMD_EAGER) ran no graph: nothing to divide by.
+div = lambda a, b: a / b if b else float("nan")
 for a in apps:
     m = {k: statistics.median(runs[(a, k)]) for k in ("native", "whole", "mkmd") if runs[(a, k)]}
     if len(m) < 3:
@@ -125,7 +127,7 @@ for a in apps:
     r = statistics.median(x[2] for x in pred[a]) if pred[a] else float("nan")
     s = pred[a][0][1] if pred[a] else 0
     gn.append(m["native"] / m["mkmd"]); gw.append(m["whole"] / m["mkmd"])
-    lines.append(f"| {a} | {m['native']:.2f} | {m['whole']:.2f} | {m['mkmd']:.2f} | {gn[-1]:.2f}x | {gw[-1]:.2f}x | {p:.2f} | {r:.2f} | {p / r:.2f} | {p / m['mkmd']:.2f} | {s} |")
+    lines.append(f"| {a} | {m['native']:.2f} | {m['whole']:.2f} | {m['mkmd']:.2f} | {gn[-1]:.2f}x | {gw[-1]:.2f}x | {p:.2f} | {r:.2f} | {div(p, r):.2f} | {div(p, m['mkmd']):.2f} | {s} |")
 g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 lines += ["", f"Geomean: mkmd vs native {g(gn):.2f}x, vs Tutti whole {g(gw):.2f}x over {len(gn)} apps.",
           "Predicted: the MKMD schedule's makespan of the held graph(s). Graphs ran: from each graph's",
