@@ -35,7 +35,9 @@ struct Merge {
   Range r;                          // the bytes the launch may write, in the root store
   cc::AtomicCombine rule = cc::AtomicCombine::None;  // None: plain writes, merged by diff
   unsigned width = 0;
-  std::vector<unsigned char> initial;                // pre-launch content of r
+  // Pre-launch content of r, uninitialised until the snapshot: zero-filling hundreds of
+  // megabytes of fresh pages on one thread cost more than the copy itself.
+  std::unique_ptr<unsigned char[]> initial;
   std::vector<Range> hull;                           // per piece, bytes it may write
 };
 

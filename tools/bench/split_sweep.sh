@@ -12,7 +12,8 @@
 # Options:
 #   --apps LIST     comma list; NAME:hostptr runs the app with --hostptr 1 (its buffers
 #                   CL_MEM_USE_HOST_PTR over the app's memory), profiled as NAME
-#                   (default VectorAdd,VectorAdd:hostptr,Reduction,BlackScholes,Histogram,MatrixTranspose)
+#                   (default VectorAdd,VectorAdd:hostptr,Reduction,Reduction:hostptr,BlackScholes,Histogram,
+#                   MatrixTranspose)
 #   --shares LIST   CPU percentages (default 0,10,20,30,40,50)
 #   --repeat N      runs per configuration (default 3), medians reported
 #   --size S        run size (default thesis)
@@ -31,7 +32,7 @@ usage() { sed -n '2,/^set /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help|-*) usage ;; esac
 out=$1; shift
-applist=VectorAdd,VectorAdd:hostptr,Reduction,BlackScholes,Histogram,MatrixTranspose
+applist=VectorAdd,VectorAdd:hostptr,Reduction,Reduction:hostptr,BlackScholes,Histogram,MatrixTranspose
 shares=0,10,20,30,40,50 repeat=3 size=thesis cpu=0 gpu=1 ndev=2 timeout_s=300 budget=0 reuse=0
 build="" lib="" appsdir=""
 while [ $# -gt 0 ]; do

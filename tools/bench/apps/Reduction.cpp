@@ -3,7 +3,10 @@
 // a tree reduction in local memory with a barrier per level) and writes one
 // partial sum; the host adds the per-group partial sums (2nd round).
 // Thesis Table 3.2: 67 million floats (2^26), 16,384 work-groups.
-// Any n (guarded loads).
+// Any n (guarded loads). --hostptr 1: the input is CL_MEM_USE_HOST_PTR over the app's array.
+#include <cstdlib>
+#include <memory>
+
 #include "common/app.h"
 
 static const char* kSource = R"CLC(
@@ -28,8 +31,9 @@ __kernel void reduce(__global const float* in, __global float* partial,
 
 int main(int argc, char** argv) {
   app::App a("Reduction");
-  long long n = 0;
+  long long n = 0, hostptr = 0;
   a.param("n", &n, "number of floats", 100001, 4000000, 64LL * 1024 * 1024);
+  a.param("hostptr", &hostptr, "1: the input is a USE_HOST_PTR buffer over a page-aligned host array", 0, 0, 0);
   a.parse(argc, argv);
   a.init();
 
@@ -39,22 +43,31 @@ int main(int argc, char** argv) {
   const size_t lws = a.pickLocal1D(k, 256);  // power of two, divides perGroup
   const size_t N = (size_t)n, groups = app::divUp(N, perGroup);
 
-  std::vector<float> hin(N), partial(groups);
+  // --hostptr: the input lives in host memory the app keeps, as data an app computed or
+  // read from a file would (thesis Fig. 3.11: the CPU reduces its share in place).
+  const size_t alloc = (N * sizeof(float) + 4095) / 4096 * 4096;
+  std::unique_ptr<float, decltype(&std::free)> hin((float*)std::aligned_alloc(4096, alloc), &std::free);
+  if (!hin) {
+    std::fprintf(stderr, "Reduction: host allocation of %zu bytes failed\n", alloc);
+    return 2;
+  }
+  std::vector<float> partial(groups);
   app::Rng rng(11);
-  for (auto& x : hin) x = (float)rng.unit();
+  for (size_t i = 0; i < N; ++i) hin.get()[i] = (float)rng.unit();
   std::vector<float> refPartial(groups);
   double refTotal = 0;
   for (size_t g = 0; g < groups; ++g) {
     double s = 0;
-    for (size_t i = g * perGroup; i < std::min(N, (g + 1) * perGroup); ++i) s += hin[i];
+    for (size_t i = g * perGroup; i < std::min(N, (g + 1) * perGroup); ++i) s += hin.get()[i];
     refPartial[g] = (float)s;
     refTotal += s;
   }
 
   a.startWall();
-  cl_mem din = a.buffer(CL_MEM_READ_ONLY, N * sizeof(float));
+  cl_mem din = hostptr ? a.buffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, N * sizeof(float), hin.get())
+                       : a.buffer(CL_MEM_READ_ONLY, N * sizeof(float));
   cl_mem dpart = a.buffer(CL_MEM_WRITE_ONLY, groups * sizeof(float));
-  a.write(din, N * sizeof(float), hin.data());
+  if (!hostptr) a.write(din, N * sizeof(float), hin.get());
   a.setArgs(k, din, dpart, (cl_uint)N, (cl_uint)perGroup, app::Local(lws * sizeof(float)));
   for (int i = 0; i < a.repeat(); ++i) a.run1D(k, groups * lws, lws);
   a.read(dpart, groups * sizeof(float), partial.data());
