@@ -25,6 +25,7 @@
 #include "profile_store.h"
 #include "settings.h"
 #include "skmd.h"
+#include "staging.h"
 #include "placement.h"
 #include "transfer_probe.h"
 
@@ -159,7 +160,9 @@ std::vector<double> fixedWeights(Command *cmd, const std::vector<int> &usable, s
 // Copy times: measured ones from the profile database where they exist; otherwise pinned
 // PCIe for GPUs (FACTS.md measured 54 GB/s on the H100; half of it is the safe side) and
 // a host memcpy into the CPU driver's buffers.
-void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c) {
+// inBytes, outBytes: about what the launch moves each way, which picks the fit of large
+// copies where it is large.
+void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c, double inBytes = 0, double outBytes = 0) {
   if (d->isGpu()) {
     c.h2dBandwidth = c.d2hBandwidth = 25e9;
     c.h2dLatency = c.d2hLatency = 15e-6;
@@ -170,7 +173,8 @@ void linkModel(_cl_context *ctx, BackingDevice *d, pf::DeviceCost &c) {
   }
   const pf::TransferModel &m = storedTransferModel(deviceIdentity(d));
   bool pinned = homesPinned(ctx);
-  const pf::TransferFit &in = m.get(pf::Direction::H2D, pinned), &out = m.get(pf::Direction::D2H, pinned);
+  const pf::TransferFit &in = m.get(pf::Direction::H2D, pinned, inBytes),
+                       &out = m.get(pf::Direction::D2H, pinned, outBytes);
   if (!in.isDefault) c.h2dBandwidth = in.bandwidth, c.h2dLatency = in.latency;
   if (!out.isDefault) c.d2hBandwidth = out.bandwidth, c.d2hLatency = out.latency;
 }
@@ -244,6 +248,7 @@ void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, i
   // A device that cannot hold the buffers runs its piece in VAST slices from the homes
   // (issue 18): nothing stays there between launches, so every byte it reads crosses.
   const bool paged = !launchFits(cmd->kernel, cmd->args, slot);
+  const bool zeroCopy = slot == zeroCopySlot(cmd->q->ctx);
   for (unsigned i = 0; i < ab.size(); ++i) {
     const ArgBytes &b = ab[i];
     if (!b.mem) continue;
@@ -255,7 +260,9 @@ void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, i
       c.inFixedBytes += fixed * stale;
     }
     if (b.written) {
-      c.outBytesPerGroup += b.writeBytes / double(total);
+      // The zero-copy CPU writes a USE_HOST_PTR buffer's bytes where the app has them.
+      if (!(zeroCopy && rootOf(cmd->args[i].mem)->store->homeIsUser))
+        c.outBytesPerGroup += b.writeBytes / double(total);
       if (b.merged) {
         merged = true;
         mergeBytes += b.writeBytes;
@@ -412,14 +419,21 @@ pf::PartitionRequest partitionRequest(Command *cmd, KernelKnowledge &kk, const c
       c.compute = [perGroup](uint64_t n) { return perGroup * double(n); };
       allModels = false;
     }
-    linkModel(cmd->q->ctx, cmd->q->ctx->slots[s].dev, c);
+    bytesModel(cmd, ab, total, s, c, merged, mergeBytes);
+    DeviceSlot &ds = cmd->q->ctx->slots[s];
+    const double inAll = c.inFixedBytes + c.inBytesPerGroup * double(total);
+    const double outAll = c.outFixedBytes + c.outBytesPerGroup * double(total);
+    linkModel(cmd->q->ctx, ds.dev, c, inAll, outAll);
     if (s == zeroCopySlot(cmd->q->ctx)) {
       // Its results are in the home as they are written; the app's read is a memcpy.
       const pf::TransferFit &f = storedTransferModel(kHostMemoryId).get(pf::Direction::H2D, false);
       c.d2hBandwidth = f.isDefault ? 8e9 : f.bandwidth;
       c.d2hLatency = 0;
+      c.computesOnHostCores = true;
+    } else {
+      // Staged copies are memcpys on the copy pool's threads, the CPU device's cores.
+      c.copiesOnHostCores = !homesPinned(cmd->q->ctx) && stagingWants(ds, size_t(std::max(inAll, outAll)));
     }
-    bytesModel(cmd, ab, total, s, c, merged, mergeBytes);
     req.devs.push_back(c);
   }
   req.contiguous = !merged;

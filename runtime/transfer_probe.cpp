@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -23,7 +24,8 @@ namespace pf = tutti::profiles;
 
 namespace {
 
-constexpr size_t kSizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20};
+// The two largest give the model of large copies (TransferModel::kLargeBytes).
+constexpr size_t kSizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 128u << 20};
 
 // Best of three blocking copies, host clock (latency included, as the model wants it).
 // From pageable memory (staged), a copy goes the way Tutti makes it: through the slot's
@@ -102,7 +104,7 @@ void measureTransfers(DeviceSlot &ds) {
     fresh = done.insert(id).second;
   }
   if (!fresh || !profileDbEnabled() || storedTransferSamples(id) > 0) return;
-  size_t maxBytes = kSizes[3];
+  size_t maxBytes = kSizes[std::size(kSizes) - 1];
   if (ds.dev->maxAlloc) maxBytes = std::min<size_t>(maxBytes, size_t(ds.dev->maxAlloc / 4));
   const cl_icd_dispatch &d = icd(ds.queue);
   cl_int err = CL_SUCCESS;

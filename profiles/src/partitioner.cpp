@@ -39,6 +39,9 @@ class Estimator {
       link(c.inFixedBytes, c.inBytesPerGroup, c.h2dBandwidth, c.h2dLatency, &p.in);
       link(c.outFixedBytes, c.outBytesPerGroup, c.d2hBandwidth, c.d2hLatency, &p.out);
       p.blocking = !c.overlapInput;
+      p.hostCopies = c.copiesOnHostCores && !c.zeroTransfer;
+      p.hostCompute = c.computesOnHostCores;
+      anyHostCompute_ |= p.hostCompute;
       p.bus = -1;
       if (c.bus >= 0) {
         auto it = std::find(ids.begin(), ids.end(), c.bus);
@@ -94,10 +97,18 @@ class Estimator {
       barrier = std::max(barrier, c.blocking && t[d] > 0 ? end : 0.0);
       active += on;
     }
+    // Copy time on the host's cores (staged copies of active devices), which a device
+    // computing on those cores waits through as well.
+    double hostLoad = 0;
+    if (anyHostCompute_) {
+      TUTTI_UNROLL
+      for (size_t d = 0; d < k; ++d)
+        hostLoad += dev_[d].hostCopies && p[d] != 0 ? t[d] + dev_[d].out.seconds(p[d]) : 0.0;
+    }
     size_t n = 0;
     TUTTI_UNROLL
     for (size_t d = 0; d < k; ++d) {
-      cEnd[d] = std::max(cEnd[d], barrier) + comp[d];
+      cEnd[d] = std::max(cEnd[d], barrier) + comp[d] + (dev_[d].hostCompute && p[d] != 0 ? hostLoad : 0.0);
       order[n] = d;
       n += p[d] != 0;
     }
@@ -178,6 +189,7 @@ class Estimator {
   struct Prep {
     Link in, out;
     bool blocking;
+    bool hostCopies, hostCompute;  // DeviceCost::copiesOnHostCores, computesOnHostCores
     int bus;         // dense index, -1 for an own link
     bool queuesOut;  // on a bus some other device shares: outputs wait for it
   };
@@ -186,6 +198,7 @@ class Estimator {
   size_t k_;
   std::vector<Prep> dev_;
   bool sharedBus_ = false;
+  bool anyHostCompute_ = false;
   std::vector<double> before_;  // [d * k + e] = 1 if e < d shares d's bus, else 0
   std::vector<double> busOut_, t_, cEnd_;
   std::vector<size_t> order_;

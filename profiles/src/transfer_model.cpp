@@ -70,14 +70,27 @@ TransferModel TransferModel::fit(const std::vector<TransferSample>& samples,
     std::vector<TransferSample> sel;
     for (const auto& s : samples)
       if (s.direction == dir && (deviceId.empty() || s.deviceId == deviceId)) sel.push_back(s);
-    for (int p = 0; p < 2; ++p)
-      m.fits_[static_cast<size_t>(int(dir) * 2 + p)] = fitTransfer(sel, p == 1);
+    std::vector<TransferSample> small, large;
+    for (const auto& s : sel) {
+      if (double(s.bytes) < kLargeBytes) small.push_back(s);
+      if (double(s.bytes) >= kLargeFrom) large.push_back(s);
+    }
+    for (int p = 0; p < 2; ++p) {
+      const size_t i = static_cast<size_t>(int(dir) * 2 + p);
+      m.fits_[i] = fitTransfer(small.empty() ? sel : small, p == 1);
+      m.large_[i] = fitTransfer(large, p == 1);
+    }
   }
   return m;
 }
 
 const TransferFit& TransferModel::get(Direction d, bool pinned) const {
   return fits_[static_cast<size_t>(int(d) * 2 + (pinned ? 1 : 0))];
+}
+
+const TransferFit& TransferModel::get(Direction d, bool pinned, double bytes) const {
+  const TransferFit& l = large_[static_cast<size_t>(int(d) * 2 + (pinned ? 1 : 0))];
+  return bytes >= kLargeBytes && l.samples >= 2 ? l : get(d, pinned);
 }
 
 std::string TransferModel::describe() const {
@@ -91,6 +104,12 @@ std::string TransferModel::describe() const {
                     f.latency * 1e6,
                     f.isDefault ? "default" : (std::to_string(f.samples) + " samples").c_str());
       s += buf;
+      const TransferFit& l = get(dir, pinned, kLargeBytes);
+      if (&l != &f) {
+        std::snprintf(buf, sizeof buf, ", from %.0f MiB %.1f GB/s + %.1f us", kLargeBytes / (1 << 20),
+                      l.bandwidth / 1e9, l.latency * 1e6);
+        s += buf;
+      }
     }
   return s;
 }

@@ -55,5 +55,30 @@ TEST(TransferModel, OneSizeOrNegativeInterceptStaysSane) {
   EXPECT_GT(g.bandwidth, 0);
 }
 
+// Staged copies ramp up over their pinned regions: the H100 machine's profile (issue 23)
+// measured 16 MiB at 14 GB/s, while 128 MiB and more went at about 36 GB/s. Large copies
+// take the line through the large samples; the rest keep the fit of the small ones.
+TEST(TransferModel, LargeCopiesTakeTheFitOfLargeSamples) {
+  const double mib = 1 << 20;
+  auto at = [](double bytes, double gbs, double lat) { return lat + bytes / (gbs * 1e9); };
+  std::vector<TransferSample> s;
+  for (double b : {4096.0, 65536.0, mib})
+    s.push_back({"g", Direction::H2D, false, uint64_t(b), at(b, 14, 20e-6), 0});
+  const double t16 = 16 * mib / 14e9 + 20e-6, t128 = t16 + 112 * mib / 36e9;
+  s.push_back({"g", Direction::H2D, false, uint64_t(16 * mib), t16, 0});
+  s.push_back({"g", Direction::H2D, false, uint64_t(128 * mib), t128, 0});
+  TransferModel m = TransferModel::fit(s, "g");
+  const TransferFit &small = m.get(Direction::H2D, false), &large = m.get(Direction::H2D, false, 268e6);
+  EXPECT_NEAR(small.bandwidth, 14e9, 14e9 * 1e-6);  // the 128 MiB sample is not in it
+  EXPECT_NEAR(large.bandwidth, 36e9, 36e9 * 1e-6);
+  EXPECT_NEAR(large.seconds(128 * mib), t128, 1e-9);
+  EXPECT_EQ(&m.get(Direction::H2D, false, 32 * mib), &small);  // below kLargeBytes
+  EXPECT_NE(m.describe().find("from 64 MiB 36.0 GB/s"), std::string::npos) << m.describe();
+  // One large size only (an older profile): every size keeps the one fit.
+  s.pop_back();
+  TransferModel old = TransferModel::fit(s, "g");
+  EXPECT_EQ(&old.get(Direction::H2D, false, 268e6), &old.get(Direction::H2D, false));
+}
+
 }  // namespace
 }  // namespace tutti::profiles

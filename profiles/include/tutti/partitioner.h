@@ -20,6 +20,14 @@ struct DeviceCost {
   int bus = -1;               // same bus id >= 0: transfers serialize (shared PCIe link)
   bool zeroTransfer = false;  // CPU working on host memory: no copies at all
   bool overlapInput = false;  // input copy may overlap other devices' compute
+  // Host cores make this device's copies (staged through pinned memory): for as long as
+  // they run, the cores are not free for a device that computes on them.
+  bool copiesOnHostCores = false;
+  // A CPU device whose kernels run on those cores: its finish time also carries every
+  // active device's copiesOnHostCores copy time (Reduction over USE_HOST_PTR memory on the
+  // H100 machine: each 20 % given to the CPU made the launch slower, never faster, while the
+  // staging threads copied the H100's share).
+  bool computesOnHostCores = false;
 };
 
 struct PartitionRequest {
