@@ -52,6 +52,7 @@ bool failOver(Command *cmd, cl_int err) {
   cmd->avoid |= 1u << failed;
   cmd->skmd.reset();
   cmd->slot = -1;
+  cmd->skmdWhole = false;  // planned anew without the failed device
   cmd->forcedGroups.clear();  // MKMD's schedule named the device that failed
   cmd->pushTo.clear();
   cmd->real.reset();

@@ -23,10 +23,23 @@ void hostCopy(void *dst, const void *src, size_t n, size_t minPart) {
   size_t chunk = (n / parts + 4095) & ~size_t(4095);  // page-aligned shares
   auto *d = static_cast<char *>(dst);
   auto *s = static_cast<const char *>(src);
-  parallelFor((n + chunk - 1) / chunk, [&](size_t i) {
-    size_t off = i * chunk;
-    std::memcpy(d + off, s + off, std::min(chunk, n - off));
-  });
+  inPoolTurns(n, chunk, [&](size_t off, size_t len) { std::memcpy(d + off, s + off, len); });
+}
+
+void inPoolTurns(size_t n, size_t chunk, const std::function<void(size_t, size_t)> &fn) {
+  // The pool serves one caller at a time: a 256 MB copy or merge in one turn held every
+  // other thread's copies for its whole length (a split launch's merge stalled another
+  // thread's reads for 130 ms on the VM). Turns of at most kTurnPart per thread.
+  constexpr size_t kTurnPart = 8u << 20;
+  chunk = std::max<size_t>(std::min(chunk, kTurnPart), 1);
+  const size_t perTurn = chunk * std::max(1u, poolThreads());
+  for (size_t base = 0; base < n; base += perTurn) {
+    const size_t len = std::min(perTurn, n - base);
+    parallelFor((len + chunk - 1) / chunk, [&](size_t i) {
+      size_t off = base + i * chunk;
+      fn(off, std::min(chunk, base + len - off));
+    });
+  }
 }
 
 void hostCopyRows(char *dst, size_t dstPitch, const char *src, size_t srcPitch, size_t n, size_t rows,

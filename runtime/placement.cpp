@@ -88,7 +88,7 @@ int chooseSlot(Command *cmd) {
   // A launch placed while it waited for its wait list is placed again if that device has
   // been retired since (failover.cpp).
   if (cmd->slot >= 0 && cmd->kind == CmdKind::Kernel && cmd->q->ctx->slots[size_t(cmd->slot)].dev->retired)
-    cmd->slot = -1;
+    cmd->slot = -1, cmd->skmdWhole = false;
   if (cmd->slot >= 0) return cmd->slot;
   switch (cmd->kind) {
     case CmdKind::Kernel: break;

@@ -253,13 +253,13 @@ void mergeInParallel(const Merge &m, unsigned char *dst, const unsigned char *pa
   constexpr size_t kMinPart = 2u << 20;
   size_t parts = std::min<size_t>(n / kMinPart, poolThreads());
   if (parts < 2) return mergeRange(0, n);
-  size_t chunk = (n / parts + 4095) & ~size_t(4095);
-  parallelFor((n + chunk - 1) / chunk, [&](size_t i) { mergeRange(i * chunk, std::min(chunk, n - i * chunk)); });
+  inPoolTurns(n, (n / parts + 4095) & ~size_t(4095), mergeRange);
 }
 
 cl_int runMerges(const SkmdLaunch &L, const std::vector<MergeInto> &into, const std::string &kernel) {
   std::unique_ptr<unsigned char[]> tmp;  // uninitialised: readPartial fills what is merged
   size_t tmpBytes = 0;
+  bool tmpTouched = false;
   for (size_t mi = 0; mi < L.merges.size(); ++mi) {
     const Merge &m = L.merges[mi];
     const MergeInto &in = into[mi];
@@ -267,7 +267,10 @@ cl_int runMerges(const SkmdLaunch &L, const std::vector<MergeInto> &into, const 
     // the pre-launch content: the other pieces' changes go on top of it.
     if (in.restore) hostCopy(in.home + m.r.begin, m.initial.get(), m.r.size());
     for (const MergePart &p : in.parts) {
-      if (p.h.size() > tmpBytes) tmp.reset(new unsigned char[tmpBytes = p.h.size()]);
+      if (p.h.size() > tmpBytes) tmp.reset(new unsigned char[tmpBytes = p.h.size()]), tmpTouched = false;
+      // A read under the API lock must not fault fresh pages in there: other threads'
+      // calls waited 130 ms for it (LockRelease.SplitMergeDoesNotStallOtherThreadsEnqueues).
+      if (!p.ds->dev->callsOutsideLock && !tmpTouched) std::memset(tmp.get(), 0, tmpBytes), tmpTouched = true;
       cl_int err = readPartial(p, tmp.get());
       if (err != CL_SUCCESS) {
         TUTTI_LOG(Error, "%s: reading a partial result back failed: %s", p.ds->dev->label().c_str(),

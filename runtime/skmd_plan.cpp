@@ -41,6 +41,7 @@ size_t kernelWorkGroupSize(cl_kernel rk, cl_device_id dev) {
 // Plans the split: which devices get which flattened group ranges, and how each
 // buffer argument's bytes come together afterwards. False: run whole.
 bool skmdPlan(Command *cmd) {
+  if (cmd->skmdWhole) return false;
   _cl_kernel *k = cmd->kernel;
   _cl_context *ctx = cmd->q->ctx;
   SkmdProgram *sp = skmdProgram(k->program);
@@ -127,7 +128,7 @@ bool skmdPlan(Command *cmd) {
   for (size_t s = 0; s < nslots; ++s)
     if (dec.groups[s]) ++parts, only = int(s);
   if (parts < 2) {
-    if (only >= 0 && !paged[size_t(only)]) cmd->slot = only;  // else VAST may page it whole
+    if (only >= 0 && !paged[size_t(only)]) cmd->slot = only, cmd->skmdWhole = true;  // else VAST may page it whole
     return false;
   }
   auto L = std::make_shared<SkmdLaunch>();
