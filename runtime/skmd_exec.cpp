@@ -388,6 +388,22 @@ IssueResult issueSplit(Command *cmd) {
     out = {IssueResult::Staging, CL_SUCCESS};
     return out;
   }
+  // The early piece runs already, so a device that then refuses another piece's inputs
+  // cannot fail the launch over whole: that piece goes to a launched piece's device, as a
+  // refused launch does (e2e.faults device-stops-mkmd: BiCGSTAB failed with the refused
+  // upload's error where a device was left to run it).
+  for (size_t tries = 0; err != CL_SUCCESS && early && anyLaunched(L) && tries < L.pieces.size(); ++tries) {
+    size_t pi = 0;
+    while (pi < L.pieces.size() && (L.pieces[pi].slot != L.failedSlot || L.pieces[pi].lastEv || L.pieces[pi].vast))
+      ++pi;
+    if (pi == L.pieces.size()) break;
+    Retarget t = retarget(cmd, pi, err);
+    if (t == Retarget::No) break;
+    if (t == Retarget::AfterStaging) return {IssueResult::Staging, CL_SUCCESS};
+    err = CL_SUCCESS;
+    L.failedSlot = -1;
+    if (!stage(cmd, err, false)) return {IssueResult::Staging, CL_SUCCESS};
+  }
   for (size_t pi = 0; pi < L.pieces.size(); ++pi) {
     Piece &p = L.pieces[pi];
     if (err != CL_SUCCESS) break;
