@@ -110,6 +110,12 @@ CHECKS=("refused a piece of 'vectorAdd'" "split_launches=1")
 run split-piece VectorAdd "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
 CHECKS=("TUTTI failovers=1")
 run split-before-start MatrixTranspose "kernel:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
+# The zero-copy CPU's piece (pthread) starts before the others' inputs are uploaded; the
+# basic device then refuses its piece's upload, and that piece goes to pthread too. It
+# failed the launch with the upload's error before (and e2e.faults device-stops-mkmd
+# with it whenever the stopping device was the basic one).
+CHECKS=("refused a piece of 'vectorAdd'" "split_launches=1")
+run split-upload VectorAdd "write:0:1" pass TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,3
 fi
 # Nothing can run it: the app gets the error, not a wrong result.
 CHECKS=("no other device can run it")
