@@ -372,6 +372,9 @@ cl_int runSlices(VastRun &run) {
   const size_t page = size_t(1) << L.pageShift;
   const size_t nj = L.args.size();
   cl_int err = CL_SUCCESS;
+  // Spans of the run's fixed costs (queue, frames, page tables; the ring; the release):
+  // a small launch paged on an H200 spent 10-44 ms outside its copies and kernels.
+  const uint64_t tSetup = tracing() ? nowNs() : 0;
   cl_command_queue copyQ =
       settings().vast_pipeline && L.sets > 1 ? d.clCreateCommandQueue(c, run.ds->dev->id, 0, &err) : nullptr;
   if (err != CL_SUCCESS) copyQ = nullptr;
@@ -419,7 +422,10 @@ cl_int runSlices(VastRun &run) {
   // worth staging.
   size_t widest = 0;
   for (const VastArg &a : L.args) widest = std::max(widest, a.frameBytes);
+  if (tSetup) traceSpan(run.device, "vast", "run setup", tSetup, nowNs(), sets);
+  const uint64_t tRing = tracing() ? nowNs() : 0;
   if (err == CL_SUCCESS && widest >= settings().staging_min) ring = takeRing(*run.ds, copyQ);
+  if (tRing && ring) traceSpan(run.device, "vast", "take ring", tRing, nowNs(), 0);
   // The app's by-value and local arguments, then the page shift (paged kernel); frames and
   // LPTs or rebases per slice.
   cl_kernel rk = rebased ? L.rebased : L.paged;
@@ -595,6 +601,7 @@ cl_int runSlices(VastRun &run) {
   }
   // The last slice's copy-out.
   if (prev && sets > 1 && err == CL_SUCCESS) copyOut(*prev, (L.slices.size() - 1) % 2, prevKernel);
+  const uint64_t tDrain = tracing() ? nowNs() : 0;
   cl_int fin = ring ? ring->drain() : CL_SUCCESS;
   if (ring) L.bytesStaged = ring->takeBytesStaged();
   if (cl_int f = d.clFinish(copyQ); fin == CL_SUCCESS) fin = f;
@@ -603,6 +610,7 @@ cl_int runSlices(VastRun &run) {
     if (fin == CL_SUCCESS) fin = f2;
   }
   if (err == CL_SUCCESS) err = fin;
+  if (tDrain) traceSpan(run.device, "vast", "run drain", tDrain, nowNs(), 0);
   for (auto [first, last] : spans) {
     cl_ulong t0 = 0, t1 = 0;
     if (last && d.clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) == CL_SUCCESS &&
@@ -610,7 +618,9 @@ cl_int runSlices(VastRun &run) {
       L.kernelNs += t1 - t0;
   }
   if (tracing() && err == CL_SUCCESS) traceSpan(run.device, "vast", "paged slices", L.t0, nowNs(), L.slices.size());
+  const uint64_t tRel = tracing() ? nowNs() : 0;
   release();
+  if (tRel) traceSpan(run.device, "vast", "run release", tRel, nowNs(), 0);
   if (err != CL_SUCCESS)
     TUTTI_LOG(Error, "%s: VAST slices failed: %s", run.ds->dev->label().c_str(), clErrorName(err));
   return err;
