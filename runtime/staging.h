@@ -29,8 +29,9 @@ void stopStaging(DeviceSlot &s);
 // A ring of pinned regions (pinned_ring.h) for a long run of copies on q, a queue of the
 // slot's context (a VAST run): the slot's own regions serve the app's copies meanwhile.
 // Null where the slot stages nothing. Rings are kept per slot between runs (pinning 128
-// MiB costs tens of milliseconds) and freed with the staging.
-std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q);
+// MiB costs tens of milliseconds) and freed with the staging. runBytes: what the run moves;
+// a run of fewer bytes than a ring holds takes a kept ring only (null: pageable copies).
+std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q, uint64_t runBytes);
 // Lands the ring's copies and keeps it for the next run.
 void returnRing(DeviceSlot &s, std::unique_ptr<PinnedRing> ring);
 

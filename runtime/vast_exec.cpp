@@ -23,6 +23,7 @@
 #include "settings.h"
 #include "trace.h"
 #include "vast_launch.h"
+#include "vast_plan.h"
 
 namespace tutti {
 
@@ -424,7 +425,7 @@ cl_int runSlices(VastRun &run) {
   for (const VastArg &a : L.args) widest = std::max(widest, a.frameBytes);
   if (tSetup) traceSpan(run.device, "vast", "run setup", tSetup, nowNs(), sets);
   const uint64_t tRing = tracing() ? nowNs() : 0;
-  if (err == CL_SUCCESS && widest >= settings().staging_min) ring = takeRing(*run.ds, copyQ);
+  if (err == CL_SUCCESS && widest >= settings().staging_min) ring = takeRing(*run.ds, copyQ, movedBytes(L));
   if (tRing && ring) traceSpan(run.device, "vast", "take ring", tRing, nowNs(), 0);
   // The app's by-value and local arguments, then the page shift (paged kernel); frames and
   // LPTs or rebases per slice.

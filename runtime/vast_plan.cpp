@@ -117,7 +117,6 @@ uint64_t markResident(VastLaunch &L, uint64_t g0, uint64_t g1) {
 }
 
 bool planFromRanges(VastLaunch &L, uint64_t budget, uint64_t g0, uint64_t total);
-uint64_t movedBytes(const VastLaunch &L);
 
 // Ranged plans of a program's recent launches: an iterative app (FDTD3d's time steps)
 // launches one shape again and again, and each plan evaluates the ranges of many group
@@ -489,14 +488,6 @@ bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total
   return true;
 }
 
-uint64_t movedBytes(const VastLaunch &L) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < L.slices.size(); ++i)
-    for (size_t j = 0; j < L.slices[i].runs.size(); ++j)
-      if (i == 0 || !L.args[j].resident)
-        for (const PageRun &r : L.slices[i].runs[j]) n += r.count << L.pageShift;
-  return n;
-}
 
 // The inspector's plan: a CPU device that runs it (the zero-copy one first: the buffers
 // it reads are the homes there), and Eq. 4.1's groups per set.
@@ -544,5 +535,14 @@ bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint6
 }
 
 }  // namespace
+
+uint64_t movedBytes(const VastLaunch &L) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < L.slices.size(); ++i)
+    for (size_t j = 0; j < L.slices[i].runs.size(); ++j)
+      if (i == 0 || !L.args[j].resident)
+        for (const PageRun &r : L.slices[i].runs[j]) n += r.count << L.pageShift;
+  return n;
+}
 
 }  // namespace tutti
