@@ -23,7 +23,6 @@
 #include "settings.h"
 #include "trace.h"
 #include "vast_launch.h"
-#include "vast_plan.h"
 
 namespace tutti {
 

@@ -122,4 +122,14 @@ struct VastLaunch {
   uint64_t kernelNs = 0;  // the paged kernel's own time (device profiling), all slices
 };
 
+// The bytes L's slices copy in: each slice's windows, resident ones once.
+inline uint64_t movedBytes(const VastLaunch &L) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < L.slices.size(); ++i)
+    for (size_t j = 0; j < L.slices[i].runs.size(); ++j)
+      if (i == 0 || !L.args[j].resident)
+        for (const PageRun &r : L.slices[i].runs[j]) n += r.count << L.pageShift;
+  return n;
+}
+
 }  // namespace tutti

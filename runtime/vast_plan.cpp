@@ -488,7 +488,6 @@ bool planFromRanges(VastLaunch &Lr, uint64_t budget, uint64_t g0, uint64_t total
   return true;
 }
 
-
 // The inspector's plan: a CPU device that runs it (the zero-copy one first: the buffers
 // it reads are the homes there), and Eq. 4.1's groups per set.
 bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint64_t bufferBytes,
@@ -535,14 +534,5 @@ bool planInspect(Command *cmd, VastLaunch &L, int target, uint64_t budget, uint6
 }
 
 }  // namespace
-
-uint64_t movedBytes(const VastLaunch &L) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < L.slices.size(); ++i)
-    for (size_t j = 0; j < L.slices[i].runs.size(); ++j)
-      if (i == 0 || !L.args[j].resident)
-        for (const PageRun &r : L.slices[i].runs[j]) n += r.count << L.pageShift;
-  return n;
-}
 
 }  // namespace tutti

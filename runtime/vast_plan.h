@@ -19,8 +19,6 @@ namespace tutti {
 bool vastPlan(Command *cmd);  // runtime lock held
 // Whether a launch that no device can hold may still be enqueued: VAST may take it.
 bool vastMayTake();
-// The bytes L's slices copy in: each slice's windows, resident ones once.
-uint64_t movedBytes(const VastLaunch &L);
 // Whether a split's piece on slot, whose buffers the device cannot hold, may be paged
 // there (TUTTI_VAST, and a GPU or a device with a TUTTI_MEM_LIMIT).
 bool vastMayPage(const Command *cmd, int slot);
