@@ -34,12 +34,7 @@ std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> 
   const Kernel &K = g.kernels[size_t(k)];
   std::vector<uint64_t> cur = whole(g, devs.size(), k, main);
   if (!K.splittable || K.groups < 2 || devs.size() < 2) return cur;
-  auto trial = [&](const std::vector<uint64_t> &groups) {
-    size_t m = S.mark();
-    Placement p = S.place(k, groups, main, preds);
-    S.rollback(m);
-    return p;
-  };
+  auto trial = [&](const std::vector<uint64_t> &groups) -> const Placement & { return S.tryPlace(k, groups, main, preds); };
   Placement at = trial(cur);
   const std::vector<uint64_t> wholeGroups = cur;
   const double wholeFinish = at.end, wholeTime = kernelSeconds(K, main);
@@ -56,26 +51,29 @@ std::vector<uint64_t> climb(State &S, const Graph &g, const std::vector<Device> 
     uint64_t given = 0;
     for (size_t d = 0; d < devs.size(); ++d) given += bal[d] = uint64_t(double(K.groups) * rate[d] / sum);
     bal[size_t(main)] += K.groups - given;
-    Placement p = trial(bal);
+    const Placement &p = trial(bal);
     if (p.end < at.end) cur = bal, at = p;
   }
   const uint64_t step = std::max<uint64_t>(1, K.groups / uint64_t(std::max(steps, 1)));
+  // Kept across iterations: their storage is reused.
+  Placement best;
+  std::vector<uint64_t> bestGroups, c;
   for (int it = 0; it < steps; ++it) {
     size_t from = size_t(std::max_element(at.pieceEnd.begin(), at.pieceEnd.end()) - at.pieceEnd.begin());
-    Placement best = at;
-    std::vector<uint64_t> bestGroups;
+    best = at;
+    bestGroups.clear();
     for (size_t s = 0; s < devs.size(); ++s) {
       if (s == from) continue;
-      std::vector<uint64_t> c = cur;
+      c = cur;
       uint64_t mv = std::min(step, c[from]);
       c[from] -= mv;
       c[s] += mv;
-      Placement p = trial(c);
+      const Placement &p = trial(c);
       if (p.end < best.end) best = p, bestGroups = c;
     }
     if (bestGroups.empty()) break;
-    cur = bestGroups;
-    at = best;
+    cur.swap(bestGroups);
+    std::swap(at, best);
   }
   // Slivers go to the largest piece: their models' errors and their fixed costs (the
   // inputs they need whole, a launch, a gather) outweigh what they take off the others.
@@ -218,9 +216,7 @@ Schedule coarseSchedule(const Graph &g, const std::vector<Device> &devs, const s
       if (!--waiting[size_t(j)]) ready.push_back(j);
     double bestEnd = 0;
     for (size_t d = 0; forced < 0 && d < nd; ++d) {
-      size_t m = S.mark();
-      double e = S.place(k, whole(g, nd, k, int(d)), int(d), preds[size_t(k)]).end;
-      S.rollback(m);
+      double e = S.tryPlace(k, whole(g, nd, k, int(d)), int(d), preds[size_t(k)]).end;
       if (d == 0 || e < bestEnd) bestEnd = e, dev[size_t(k)] = int(d);
     }
     S.place(k, whole(g, nd, k, dev[size_t(k)]), dev[size_t(k)], preds[size_t(k)]);

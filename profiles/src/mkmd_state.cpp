@@ -26,8 +26,10 @@ void Timeline::add(double s, double e) {
 }
 
 void Timeline::remove(double s, double e) {
-  auto it = std::find(iv_.begin(), iv_.end(), std::make_pair(s, e));
-  if (it != iv_.end()) iv_.erase(it);
+  // Sorted as add keeps them: the interval's place by binary search (a trial's rollback
+  // removes each interval it added, and a 40-kernel graph tries thousands).
+  auto it = std::lower_bound(iv_.begin(), iv_.end(), std::make_pair(s, e));
+  if (it != iv_.end() && *it == std::make_pair(s, e)) iv_.erase(it);
 }
 
 State::State(const Graph &g, const std::vector<Device> &devs)
@@ -88,6 +90,7 @@ void State::warmed(int b) {
 }
 
 void State::task(const Task &t) {
+  if (trial_) return;  // rolled back anyway; nothing reads the tasks before result()
   tasks_.push_back(t);
   journal_.push_back({Entry::TaskAdded, nullptr, 0, 0, 0, 0});
 }
@@ -171,10 +174,9 @@ double State::computeFit(int dev, double t, double dur) const {
   }
 }
 
-Placement State::place(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds) {
+void State::place(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds, Placement &P) {
   const Kernel &K = g_.kernels[size_t(k)];
   const size_t n = devs_.size();
-  Placement P;
   P.groups = groups;
   P.pieceEnd.assign(n, 0);
   double depEnd = 0;
@@ -227,7 +229,6 @@ Placement State::place(int k, const std::vector<uint64_t> &groups, int main, con
     for (size_t l = 0; l <= n; ++l) setValid(b, int(l), int(l) == home ? end : kNever);
   setKernelEnd(k, end);
   P.end = end;
-  return P;
 }
 
 void State::sink() {

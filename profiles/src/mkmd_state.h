@@ -39,13 +39,29 @@ class State {
 
   // Places kernel k with the given groups per device (main: where split outputs gather),
   // after its predecessors' ends, and commits it. Returns its placement.
-  Placement place(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds);
+  Placement place(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds) {
+    Placement p;
+    place(k, groups, main, preds, p);
+    return p;
+  }
+  void place(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds, Placement &p);
   // Copies every toHost buffer back after the last kernel.
   void sink();
 
   // Trial placements: everything after mark() is undone by rollback().
   size_t mark() const { return journal_.size(); }
   void rollback(size_t mark);
+  // A placement tried and rolled back: only its times matter, not its task list. The
+  // result lives until the next tryPlace (its storage is reused: Algorithm 4 tries
+  // thousands per graph).
+  const Placement &tryPlace(int k, const std::vector<uint64_t> &groups, int main, const std::vector<int> &preds) {
+    const size_t m = mark();
+    trial_ = true;
+    place(k, groups, main, preds, tried_);
+    trial_ = false;
+    rollback(m);
+    return tried_;
+  }
 
   // Compute time of each device reserved for kernels placed later (fine-grain pass).
   void reserve(int dev, double s, double e) { reserved_[size_t(dev)].add(s, e); }
@@ -98,6 +114,8 @@ class State {
   double fill_ = 0;         // the host device's fillBandwidth (0: none)
   std::vector<Task> tasks_;
   std::vector<Entry> journal_;
+  bool trial_ = false;  // tryPlace: tasks are not recorded
+  Placement tried_;
 };
 
 }  // namespace tutti::profiles::mkmd::detail
