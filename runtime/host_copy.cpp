@@ -13,25 +13,25 @@ namespace tutti {
 
 void hostCopy(void *dst, const void *src, size_t n, size_t minPart) {
   if (!n) return;  // dst and src may then be null, which memcpy does not allow
-  // Below minPart a part's hand-off is not repaid (a staging round, already pipelined
-  // against DMA, takes smaller parts than a lone copy).
-  size_t parts = std::min<size_t>(n / std::max<size_t>(minPart, 1), poolThreads());
-  if (parts < 2) {
-    std::memcpy(dst, src, n);
-    return;
-  }
-  size_t chunk = (n / parts + 4095) & ~size_t(4095);  // page-aligned shares
   auto *d = static_cast<char *>(dst);
   auto *s = static_cast<const char *>(src);
-  inPoolTurns(n, chunk, [&](size_t off, size_t len) { std::memcpy(d + off, s + off, len); });
+  inPoolTurns(n, minPart, [&](size_t off, size_t len) { std::memcpy(d + off, s + off, len); });
 }
 
-void inPoolTurns(size_t n, size_t chunk, const std::function<void(size_t, size_t)> &fn) {
+void inPoolTurns(size_t n, size_t minPart, const std::function<void(size_t, size_t)> &fn) {
+  // Below minPart a part's hand-off is not repaid (a staging round, already pipelined
+  // against DMA, takes smaller parts than a lone copy).
+  const size_t parts = std::min<size_t>(n / std::max<size_t>(minPart, 1), poolThreads());
+  if (parts < 2) {
+    if (n) fn(0, n);
+    return;
+  }
   // The pool serves one caller at a time: a 256 MB copy or merge in one turn held every
   // other thread's copies for its whole length (a split launch's merge stalled another
-  // thread's reads for 130 ms on the VM). Turns of at most kTurnPart per thread.
+  // thread's reads for 130 ms on the VM). Turns of at most kTurnPart per thread, in
+  // page-aligned parts.
   constexpr size_t kTurnPart = 8u << 20;
-  chunk = std::max<size_t>(std::min(chunk, kTurnPart), 1);
+  const size_t chunk = std::min((n / parts + 4095) & ~size_t(4095), kTurnPart);
   const size_t perTurn = chunk * std::max(1u, poolThreads());
   for (size_t base = 0; base < n; base += perTurn) {
     const size_t len = std::min(perTurn, n - base);

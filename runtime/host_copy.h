@@ -8,10 +8,10 @@ namespace tutti {
 // Host homes are often fresh pages whose first-touch faults dominate a single-threaded
 // copy: large copies are split over the copy pool in parts of at least minPart bytes.
 void hostCopy(void *dst, const void *src, size_t n, size_t minPart = 2u << 20);
-// fn(offset, length) over [0, n) in parts of at most `chunk` bytes (a multiple of every
-// element size the caller cares about), on the copy pool, in turns short enough that other
-// threads' copies are not held back for long.
-void inPoolTurns(size_t n, size_t chunk, const std::function<void(size_t, size_t)> &fn);
+// fn(offset, length) over [0, n): on this thread when n is less than two parts of minPart
+// bytes, else in page-aligned parts (so no element of up to 4 KiB straddles two) on the
+// copy pool, in turns short enough that other threads' copies are not held back for long.
+void inPoolTurns(size_t n, size_t minPart, const std::function<void(size_t, size_t)> &fn);
 // rows copies of n bytes, srcPitch apart in src and dstPitch apart in dst, the rows split
 // over the copy pool the same way (a paged slice's strided rows through the pinned ring).
 void hostCopyRows(char *dst, size_t dstPitch, const char *src, size_t srcPitch, size_t n, size_t rows,

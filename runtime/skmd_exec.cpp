@@ -250,10 +250,7 @@ void mergeInParallel(const Merge &m, unsigned char *dst, const unsigned char *pa
     if (m.rule == cc::AtomicCombine::None) mergeDiff(dst + off, part + off, init + off, len);
     else cc::combineAtomicPartial(m.rule, m.width, dst + off, part + off, init + off, len);
   };
-  constexpr size_t kMinPart = 2u << 20;
-  size_t parts = std::min<size_t>(n / kMinPart, poolThreads());
-  if (parts < 2) return mergeRange(0, n);
-  inPoolTurns(n, (n / parts + 4095) & ~size_t(4095), mergeRange);
+  inPoolTurns(n, 2u << 20, mergeRange);
 }
 
 cl_int runMerges(const SkmdLaunch &L, const std::vector<MergeInto> &into, const std::string &kernel) {
