@@ -12,6 +12,7 @@
 #include "icd.h"
 #include "log.h"
 #include "settings.h"
+#include "skmd.h"
 #include "transfer.h"
 
 namespace tutti {
@@ -150,6 +151,50 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
   return d->maxAlloc && st.size > d->maxAlloc ? -1 : slot;
 }
 
+bool stripeSlots(_cl_context *ctx, const BufferStore &st, Range r, std::vector<std::pair<int, Range>> &out) {
+  out.clear();
+  const Settings &s = settings();
+  if (s.mode != KernelMode::Skmd || s.vast == VastMode::Off || r.empty()) return false;
+  // Only where a split is likely: Algorithm 1 without profiles keeps a launch it knows
+  // nothing about whole, and paged whole on one device, the stripes of the others would
+  // cross to the host and back.
+  if (!kernelCompilerLinked() || (s.partition.kind != Partition::Fixed && !profileDbEnabled())) return false;
+  // The devices a split gives pieces to and VAST may page on (vastMayPage), weighted as the
+  // fixed policy says, else by strength (two equal GPUs: halves).
+  std::vector<std::pair<int, double>> w;
+  double strongest = 0, total = 0;
+  int top = -1;
+  for (int i = 0; i < int(ctx->slots.size()); ++i) {
+    const BackingDevice *d = ctx->slots[size_t(i)].dev;
+    if (i == zeroCopySlot(ctx) || d->retired || (d->maxAlloc && st.size > d->maxAlloc)) continue;
+    if (!(d->isGpu() || d->memLimited)) continue;
+    const double wi = s.partition.kind == Partition::Fixed
+                          ? (size_t(i) < s.partition.weights.size() ? s.partition.weights[size_t(i)] : 0)
+                          : d->strength();
+    if (wi <= 0) continue;
+    w.push_back({i, wi});
+    if (top < 0 || d->strength() > strongest) top = i, strongest = d->strength();
+  }
+  // Algorithm 1 gives a device far weaker than the strongest little: no stripe of its own.
+  if (s.partition.kind != Partition::Fixed)
+    w.erase(std::remove_if(w.begin(), w.end(), [&](const auto &p) { return p.second < 0.5 * strongest; }), w.end());
+  if (w.size() < 2) return false;
+  // Only data the strongest cannot hold (VAST's budget is 85 % of a device's memory): where
+  // they fit, a launch runs whole there and the bytes belong on it.
+  if (double(ctx->bufferBytes) <= 0.85 * double(ctx->slots[size_t(top)].dev->globalMem)) return false;
+  for (const auto &p : w) total += p.second;
+  double acc = 0;
+  size_t begin = 0;
+  for (size_t j = 0; j < w.size(); ++j) {
+    acc += w[j].second;
+    size_t end = j + 1 == w.size() ? st.size : std::min(st.size, (size_t(double(st.size) * acc / total) + 4095) & ~size_t(4095));
+    const Range part{std::max(begin, r.begin), std::min(end, r.end)};
+    if (part.end > part.begin) out.push_back({w[j].first, part});
+    begin = end;
+  }
+  return out.size() > 1;
+}
+
 namespace {
 
 // The initial content in the home: no device was chosen for it, or its upload failed.
@@ -158,6 +203,7 @@ cl_int copyToHome(_cl_mem *m, const void *hostPtr) REQUIRES(apiMutex) {
   if (!homeOf(m->ctx, st)) {
     for (cl_mem b : st.devBuf)
       if (b) icd(b).clReleaseMemObject(b);
+    m->ctx->bufferBytes -= std::min<uint64_t>(m->ctx->bufferBytes, st.size);
     m->store.reset();
     return CL_OUT_OF_HOST_MEMORY;
   }
@@ -177,6 +223,7 @@ cl_int uploadFailed(_cl_mem *m, const DeviceSlot &ds, const void *hostPtr, cl_in
 cl_int createStore(_cl_mem *m, void *hostPtr, InitialUpload *upload) {
   auto st = std::make_shared<BufferStore>();
   st->size = m->size;
+  m->ctx->bufferBytes += m->size;  // less again where the store goes (copyToHome, releaseStore)
   size_t n = m->ctx->slots.size();
   st->devValid.resize(n);
   st->devBuf.assign(n, nullptr);
@@ -289,6 +336,7 @@ void releaseStore(_cl_mem *m) {
     releaseRealSubs(*m->parent->store, m->subReal, false);
   } else if (m->store) {
     BufferStore &st = *m->store;
+    m->ctx->bufferBytes -= std::min<uint64_t>(m->ctx->bufferBytes, st.size);
     releaseRealSubs(st, {}, true);
     // A copy into the home may still be under way (a staged one on a thread of its own,
     // after the command that asked for it failed on something else).

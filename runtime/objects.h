@@ -99,6 +99,9 @@ struct _cl_context : tutti::ObjectHeader {
   std::vector<tutti::DeviceSlot> slots;
   int zeroCopy = -1;  // slot whose replicas are the homes (pickZeroCopySlot), or -1
   std::vector<tutti::Callback> destructorCallbacks;
+  // Bytes of the buffers alive in this context (memory.cpp): whether its data exceed a
+  // device (stripeSlots).
+  uint64_t bufferBytes GUARDED_BY(tutti::apiMutex) = 0;
 };
 
 namespace tutti {

@@ -38,6 +38,7 @@ struct VastRun {
   std::vector<ArgValue> args;
   std::vector<char *> homes;  // per VastArg
   std::vector<cl_mem> replicas;  // per VastArg: the slices' pages come from it (VastLaunch::replicas)
+  std::vector<IntervalSet> onReplica;  // per VastArg: where replicas[j] is valid (the rest: the home)
   // Per VastArg: the bytes with content (VastLaunch::defined, and what a slice may have
   // written since). The rest are undefined (a new output buffer): nothing to copy in,
   // which saves BlackScholes 40 % of its copies in.
@@ -52,6 +53,8 @@ VastRun captureRun(Command *cmd, const std::shared_ptr<VastLaunch> &L, int slot)
   for (const VastArg &a : L->args) run.homes.push_back(a.root->store->home);
   run.replicas = L->replicas;
   run.replicas.resize(L->args.size(), nullptr);
+  run.onReplica = L->onReplica;
+  run.onReplica.resize(L->args.size());
   run.defined = L->defined;
   if (run.defined.size() != L->args.size()) {  // not staged through vastPieceStaged: all of it
     run.defined.assign(L->args.size(), IntervalSet{});
@@ -450,7 +453,7 @@ cl_int runSlices(VastRun &run) {
   // Per slice, its first and last sub-launch's events: the paged kernel's own time.
   std::vector<std::pair<cl_event, cl_event>> spans;
   // The bytes a slice may write, from its frames (set k) to the homes, after its kernel.
-  std::vector<Copy> batch;
+  std::vector<Copy> batch, fromReplica;
   auto copyOut = [&](const VastSlice &s, size_t k, cl_event after) {
     for (size_t j = 0; j < nj && err == CL_SUCCESS; ++j) {
       batch.clear();
@@ -510,19 +513,28 @@ cl_int runSlices(VastRun &run) {
           late.push_back({j, sh});
         }
         // Frames follow the runs in page order: byte b of run r is at its frame's offset.
+        // From the replica where it is valid, else from the home.
+        auto add = [&](std::vector<Copy> &to, Range b) {
+          to.push_back({b.begin, size_t(r.frame << L.pageShift) + (b.begin - bytes.begin), b.size()});
+          L.bytesIn += b.size();
+        };
         for (Range n : now.ranges())
           for (Range b : run.defined[j].present(n)) {
-            batch.push_back({b.begin, size_t(r.frame << L.pageShift) + (b.begin - bytes.begin), b.size()});
-            L.bytesIn += b.size();
-            if (run.replicas[j]) L.bytesFromReplica += b.size();
+            if (!run.replicas[j]) {
+              add(batch, b);
+              continue;
+            }
+            for (Range t : run.onReplica[j].present(b)) add(fromReplica, t), L.bytesFromReplica += t.size();
+            for (Range t : run.onReplica[j].missing(b)) add(batch, t);
           }
       }
       // What this slice may write has content for the slices after it.
       for (const FrameCopy &o : s.out[j]) run.defined[j].add(o.r);
-      if (err == CL_SUCCESS && run.replicas[j])
-        err = enqueueCopies(d, copyQ, Dir::Forward, frames[k][j], run.replicas[j], nullptr, batch, qMark ? 1 : 0,
-                            qMark ? &qMark : nullptr, nullptr);
-      else if (err == CL_SUCCESS)
+      if (err == CL_SUCCESS && !fromReplica.empty())
+        err = enqueueCopies(d, copyQ, Dir::Forward, frames[k][j], run.replicas[j], nullptr, fromReplica,
+                            qMark ? 1 : 0, qMark ? &qMark : nullptr, nullptr);
+      fromReplica.clear();
+      if (err == CL_SUCCESS && !batch.empty())
         err = enqueueCopies(d, copyQ, Dir::In, frames[k][j], nullptr, run.homes[j], batch, 0, nullptr, ring.get());
     }
     // Bytes the previous slice may write go from its frames to this slice's on the device,
@@ -677,27 +689,34 @@ bool vastPieceStaged(Command *cmd, const VastLaunch &L, cl_int &err, int slot) {
       L.defined.push_back(std::move(d));
     }
   L.replicas.assign(L.args.size(), nullptr);
+  L.onReplica.assign(L.args.size(), IntervalSet{});
   for (size_t j = 0; j < L.args.size(); ++j) {
     const VastArg &a = L.args[j];
     BufferStore &st = *a.root->store;
+    const Range hull = sliceHull(L, j);
     // Forced through VAST, data the app wrote to the device itself: staging them home first
     // took 16 of Reduction's 86 ms on the H100. Only for buffers no slice writes: a later
-    // slice must see an earlier one's writes, which go to the home.
-    if (slot >= 0 && !a.written && slot != st.alias && st.devValid[size_t(slot)].contains(a.root->range())) {
+    // slice must see an earlier one's writes, which go to the home. A piece of a split
+    // needs only its slices' bytes on the device, not the whole buffer: those the other
+    // pieces read may be valid elsewhere only.
+    const Range need = hull.empty() ? a.root->range() : hull;
+    IntervalSet home;  // what the slices take from the home
+    if (!hull.empty()) home.add(hull);
+    if (slot >= 0 && !a.written && slot != st.alias && st.devValid[size_t(slot)].intersects(need)) {
       cl_int e = CL_SUCCESS;
       cl_mem rb = realBuffer(a.root, slot, &e);
       if (rb && e == CL_SUCCESS) {
-        ready &= !waitFills(st, a.root->range(), cmd);
+        ready &= !waitFills(st, need, cmd);
         L.replicas[j] = rb;
-        continue;
+        for (Range t : st.devValid[size_t(slot)].present(need)) L.onReplica[j].add(t), home.remove(t);
+        if (home.empty()) continue;
       }
     }
     if (!homeOf(ctx, st)) {
       err = CL_OUT_OF_HOST_MEMORY;
       return true;
     }
-    const Range hull = sliceHull(L, j);
-    if (!hull.empty()) ready &= ensureHost(ctx, st, hull, cmd);
+    for (Range t : home.ranges()) ready &= ensureHost(ctx, st, t, cmd);
   }
   return ready;
 }

@@ -113,8 +113,11 @@ struct VastLaunch {
   // on a device, or on their way); the rest are undefined and need no copy in.
   mutable std::vector<IntervalSet> defined;
   // Per VastArg, set when staged: the replica on the launch's own device that its slices'
-  // pages come from (a buffer only read, valid there), else null: from the home.
+  // pages come from where it is valid (a buffer only read), else null: from the home.
   mutable std::vector<cl_mem> replicas;
+  // Per VastArg with a replica: the bytes copied from it (valid there when staged); the
+  // slices' other bytes come from the home.
+  mutable std::vector<IntervalSet> onReplica;
   // t0: host ns when the slices began; ns: how long they took.
   uint64_t bytesIn = 0, bytesOut = 0, bytesForwarded = 0, bytesStaged = 0, t0 = 0, ns = 0;
   uint64_t bytesFromReplica = 0;  // of bytesIn, copied from replicas on the device

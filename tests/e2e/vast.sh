@@ -116,6 +116,14 @@ WANT="split_launches=5 " run fdtd3d-skmd-paged-piece FDTD3d 10 TUTTI_MODE=skmd T
 # piece's half is brought home (before, all of every input crossed to the host first).
 WANT="vast_replica_bytes=[1-9]" run vectoradd-skmd-paged-piece-replica VectorAdd 2 TUTTI_MODE=skmd \
   TUTTI_PARTITION=fixed:1,1 TUTTI_MEM_LIMIT=1:20M
+# Data larger than either of two capped devices, split between them (issue 22): the app's
+# blocking writes are striped over the two, so each piece finds its part on its own device
+# and copies it from the replica there, only the rest from the home. Before, the writes
+# went whole to one device, and the other device's half crossed to the host and back
+# (vast_replica_bytes=0: device 2's piece had only part of each buffer).
+WANT="vast_replica_bytes=[1-9][0-9]{6}" run blackscholes-two-striped BlackScholes 4 \
+  POCL_DEVICES="pthread pthread basic" TUTTI_MEM_LIMIT=0:13M,2:13M TUTTI_PLACEMENT=auto TUTTI_MODE=skmd \
+  TUTTI_PARTITION=fixed:1,0,1
 # A split whose pieces' writes need a host merge (atomics) is not split with a paged
 # piece: VAST pages the whole launch instead.
 WANT="split_launches=0 " run histogramatomic-skmd-whole HistogramAtomic 1 TUTTI_MODE=skmd \
