@@ -155,12 +155,12 @@ bool stripeSlots(_cl_context *ctx, const BufferStore &st, Range r, std::vector<s
   out.clear();
   const Settings &s = settings();
   if (s.mode != KernelMode::Skmd || s.vast == VastMode::Off || r.empty()) return false;
-  // Only where a split is likely: Algorithm 1 without profiles keeps a launch it knows
-  // nothing about whole, and paged whole on one device, the stripes of the others would
-  // cross to the host and back.
-  if (!kernelCompilerLinked() || (s.partition.kind != Partition::Fixed && !profileDbEnabled())) return false;
-  // The devices a split gives pieces to and VAST may page on (vastMayPage), weighted as the
-  // fixed policy says, else by strength (two equal GPUs: halves).
+  // Only where the split is known: Algorithm 1 runs a kernel it knows nothing about whole
+  // on the strongest device first, and paged whole there, the other stripes would cross to
+  // the host and back (its later splits are unmeasured on two GPUs: not striped for yet).
+  if (!kernelCompilerLinked() || s.partition.kind != Partition::Fixed) return false;
+  // The devices the fixed policy gives pieces to that VAST may page on (vastMayPage), in
+  // proportion to its weights.
   std::vector<std::pair<int, double>> w;
   double strongest = 0, total = 0;
   int top = -1;
@@ -168,16 +168,11 @@ bool stripeSlots(_cl_context *ctx, const BufferStore &st, Range r, std::vector<s
     const BackingDevice *d = ctx->slots[size_t(i)].dev;
     if (i == zeroCopySlot(ctx) || d->retired || (d->maxAlloc && st.size > d->maxAlloc)) continue;
     if (!(d->isGpu() || d->memLimited)) continue;
-    const double wi = s.partition.kind == Partition::Fixed
-                          ? (size_t(i) < s.partition.weights.size() ? s.partition.weights[size_t(i)] : 0)
-                          : d->strength();
+    const double wi = size_t(i) < s.partition.weights.size() ? s.partition.weights[size_t(i)] : 0;
     if (wi <= 0) continue;
     w.push_back({i, wi});
     if (top < 0 || d->strength() > strongest) top = i, strongest = d->strength();
   }
-  // Algorithm 1 gives a device far weaker than the strongest little: no stripe of its own.
-  if (s.partition.kind != Partition::Fixed)
-    w.erase(std::remove_if(w.begin(), w.end(), [&](const auto &p) { return p.second < 0.5 * strongest; }), w.end());
   if (w.size() < 2) return false;
   // Only data the strongest cannot hold (VAST's budget is 85 % of a device's memory): where
   // they fit, a launch runs whole there and the bytes belong on it.

@@ -43,10 +43,10 @@ bool directCopy(const BufferStore &st, size_t bytes);
 // The device a host<->device copy of `bytes` should go to directly, skipping the home
 // (TUTTI_DIRECT_MIN), or -1.
 int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes);
-// Under TUTTI_MODE=skmd, where the context's buffers exceed its strongest paging device's
-// budget (a launch over them will be split and paged, VAST): the parts of r each such
-// device's piece of an even (or the fixed policy's) split would read, and their slots.
-// False: write r as directSlot says.
+// Under TUTTI_MODE=skmd with a fixed policy, where the context's buffers exceed its
+// strongest paging device's budget (a launch over them will be split and paged, VAST): the
+// parts of r each such device's piece of the split would read, and their slots. False:
+// write r as directSlot says.
 bool stripeSlots(_cl_context *ctx, const BufferStore &st, Range r, std::vector<std::pair<int, Range>> &out)
     REQUIRES(apiMutex);
 cl_mem realBuffer(_cl_mem *m, int slot, cl_int *err);  // replica (or sub-buffer) on slot

@@ -15,7 +15,6 @@
 #include <tutti/transfer_model.h>
 
 #include "command.h"
-#include "skmd.h"
 
 namespace tutti {
 
@@ -41,7 +40,8 @@ profiles::Features launchFeatures(Command *cmd, const compiler::KernelInfo &info
 profiles::KernelSample kernelSample(Command *cmd, int slot, const compiler::NDRange &nd,
                                     const profiles::Features &f, uint64_t groups, double seconds);
 
-// profileDbEnabled: skmd.h.
+// False when TUTTI_PROFILE_DB=off or the database cannot be opened (logged once).
+bool profileDbEnabled();
 // Queue samples for the database (never blocks on SQLite).
 void queueKernelSample(profiles::KernelSample s);
 void queueTransferSample(profiles::TransferSample s);

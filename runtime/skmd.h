@@ -40,9 +40,6 @@ struct SkmdProgram {
 
 // Whether this build has the kernel compiler (SKMD, MKMD, VAST); skmd_off.cpp: false.
 bool kernelCompilerLinked();
-// False when TUTTI_PROFILE_DB=off, the database cannot be opened (logged once), or the
-// build has no compiler (profile_store.cpp).
-bool profileDbEnabled();
 
 // Compiles and builds p's partition-ready variants once (runtime lock held).
 SkmdProgram *skmdProgram(_cl_program *p);

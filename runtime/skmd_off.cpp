@@ -29,7 +29,6 @@ bool profileLaunch(Command *) { return false; }
 bool vastPlan(Command *) { return false; }
 bool vastMayTake() { return false; }
 bool kernelCompilerLinked() { return false; }
-bool profileDbEnabled() { return false; }
 IssueResult issueVast(Command *) { return {IssueResult::Done, CL_INVALID_OPERATION}; }
 VastCounters vastCounters() { return {}; }
 bool vastUnstarted(const Command *) { return false; }
