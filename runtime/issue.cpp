@@ -301,52 +301,45 @@ void refusedOnDevice(Command *cmd, DeviceSlot &ds, const char *call, cl_int err)
   cmd->slot = -1;
 }
 
-// A blocking write of data larger than a device, under SKMD, in stripes over the devices
-// a split will page its pieces on (stripeSlots): each piece then finds its part on its
-// device. Written whole to the first GPU, the second GPU's half of BlackScholes's inputs
-// came back to the host at the launch (13 ms of fills on two H200s) and crossed again
-// through the ring (26 ms against the first GPU's 12). False: not striped (r goes as
-// directSlot says).
-bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIRES(apiMutex) {
+// A blocking write's parts, each to one device's replica.
+struct WritePart {
+  DeviceSlot *ds;
+  cl_mem buf;
+  Range r;
+  int slot;
+};
+
+// Writes r (the parts, in order) outside the API lock (see readDirect); the bytes belong to
+// those devices from now on, and whatever reads them next is ordered after this command.
+// A part a device refuses goes to the home instead (allocated now, under the lock), which
+// becomes its valid copy once the job is back under the lock.
+IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<WritePart> parts) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   BufferStore &st = *root->store;
-  std::vector<std::pair<int, Range>> parts;
-  if (!directCopy(st, r.size()) || !stripeSlots(ctx, st, r, parts)) return false;
-  struct Part {
-    DeviceSlot *ds;
-    cl_mem buf;
-    Range r;
-    int slot;
-  };
-  auto jobs = std::make_shared<std::vector<Part>>();
   std::vector<int> through;
   bool allowed = true;
-  for (auto [slot, p] : parts) {
-    cl_int err = CL_SUCCESS;
-    cl_mem b = realBuffer(root, slot, &err);
-    if (!b) return false;  // the device refuses the replica: the usual path decides
-    jobs->push_back({&ctx->slots[size_t(slot)], b, p, slot});
-    through.push_back(slot);
-    allowed &= ctx->slots[size_t(slot)].dev->callsOutsideLock;
-  }
-  // As a blocking write to one device (issueWrite): the bytes are the devices' from now on.
-  for (const Part &j : *jobs) {
+  for (const WritePart &j : parts) {
     wrote(st, j.r, j.slot);
+    // Done before anything that reads it is issued, and on no queue: copies out of the
+    // replica need not wait for it (copyOutWaits).
     st.lastWrite[size_t(j.slot)] = {RealEvent(), true};
+    through.push_back(j.slot);
+    allowed &= j.ds->dev->callsOutsideLock;
   }
-  cmd->slot = jobs->front().slot;
+  cmd->slot = parts.front().slot;
   const char *src = static_cast<const char *>(cmd->ptr) - r.begin;
   char *home = homeOf(ctx, st);
-  auto refused = std::make_shared<std::vector<Part>>();
+  auto jobs = std::make_shared<std::vector<WritePart>>(std::move(parts));
+  auto refused = std::make_shared<std::vector<WritePart>>();
   cmd->landedOutside = [refused, root] {
     apiMutex.assertHeld();  // Runtime::issue runs it under the lock
-    for (const Part &j : *refused) {
+    for (const WritePart &j : *refused) {
       j.ds->dev->noteFailure(CL_OUT_OF_RESOURCES);
       wrote(*root->store, j.r, -1);
     }
   };
-  res = outside(allowed, std::move(through), [jobs, refused, src, home] {
-    for (const Part &j : *jobs) {
+  return outside(allowed, std::move(through), [jobs, refused, src, home] {
+    for (const WritePart &j : *jobs) {
       cl_int e = writeNow(*j.ds, j.buf, j.r.begin, j.r.size(), src + j.r.begin, "write");
       if (e == CL_SUCCESS) continue;
       failed(*j.ds, "clEnqueueWriteBuffer", e);
@@ -357,6 +350,27 @@ bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIR
     }
     return CL_SUCCESS;
   });
+}
+
+// A blocking write of data larger than a device, under SKMD, in stripes over the devices
+// a split will page its pieces on (stripeSlots): each piece then finds its part on its
+// device. Written whole to the first GPU, the second GPU's half of BlackScholes's inputs
+// came back to the host at the launch (13 ms of fills on two H200s) and crossed again
+// through the ring (26 ms against the first GPU's 12). False: not striped (r goes as
+// directSlot says).
+bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIRES(apiMutex) {
+  _cl_context *ctx = cmd->q->ctx;
+  BufferStore &st = *root->store;
+  std::vector<std::pair<int, Range>> stripes;
+  if (!directCopy(st, r.size()) || !stripeSlots(ctx, st, r, stripes)) return false;
+  std::vector<WritePart> parts;
+  for (auto [slot, p] : stripes) {
+    cl_int err = CL_SUCCESS;
+    cl_mem b = realBuffer(root, slot, &err);
+    if (!b) return false;  // the device refuses the replica: the usual path decides
+    parts.push_back({&ctx->slots[size_t(slot)], b, p, slot});
+  }
+  res = writeOutside(cmd, root, r, std::move(parts));
   return true;
 }
 
@@ -377,36 +391,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
   if (b) {
     DeviceSlot &ds = ctx->slots[slot];
     cmd->slot = slot;
-    if (cmd->blocking) {
-      // Outside the API lock (see readDirect); the bytes belong to the device from now on,
-      // and whatever reads them next is ordered after this command. Should the device
-      // refuse them, they go to the home instead (allocated now, under the lock), which
-      // becomes their valid copy once the job is back under the lock.
-      wrote(st, r, slot);
-      // Done before anything that reads r is issued, and on no queue: copies out of the
-      // replica need not wait for it (copyOutWaits).
-      st.lastWrite[size_t(slot)] = {RealEvent(), true};
-      const void *src = cmd->ptr;
-      DeviceSlot *slotp = &ds;
-      char *home = homeOf(ctx, st);
-      auto refused = std::make_shared<bool>(false);
-      cmd->landedOutside = [refused, root, r, slotp] {
-        apiMutex.assertHeld();  // Runtime::issue runs it under the lock
-        if (!*refused) return;
-        slotp->dev->noteFailure(CL_OUT_OF_RESOURCES);
-        wrote(*root->store, r, -1);
-      };
-      return outside(ds.dev->callsOutsideLock, {slot}, [slotp, b, r, src, home, refused] {
-        cl_int e = writeNow(*slotp, b, r.begin, r.size(), src, "write");
-        if (e == CL_SUCCESS) return e;
-        failed(*slotp, "clEnqueueWriteBuffer", e);
-        if (!home) return e;
-        TUTTI_LOG(Warn, "the write goes to host memory instead");
-        hostCopy(home + r.begin, src, r.size());
-        *refused = true;
-        return CL_SUCCESS;
-      });
-    }
+    if (cmd->blocking) return writeOutside(cmd, root, r, {{&ds, b, r, slot}});
     err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, slot);
