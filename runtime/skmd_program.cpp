@@ -170,6 +170,17 @@ std::shared_ptr<SkmdProgram> compileSkmd(_cl_context *ctx, const std::string &so
   return sp;
 }
 
+// VAST's variants of one kernel on one slot, made and asked their work-group size before
+// the first launch needs them: the driver's first look at a kernel may load (or JIT) it.
+void createVastKernels(SkmdProgram &sp, int slot, const cc::KernelInfo &ki, cl_device_id dev) {
+  for (const std::string *v : {&ki.paged_kernel, &ki.rebased_kernel, &ki.inspector_kernel}) {
+    if (v->empty()) continue;
+    cl_kernel rk = skmdVariantKernel(sp, slot, *v, *v);
+    size_t n = 0;
+    if (rk) icd(rk).clGetKernelWorkGroupInfo(rk, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr);
+  }
+}
+
 }  // namespace
 
 SkmdProgram *skmdProgram(_cl_program *p) {
@@ -201,7 +212,10 @@ std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &so
   skmdCreateKernels(kernelNames, *sp);
   for (size_t s = 0; s < ctx->slots.size(); ++s)
     for (const std::string &name : kernelNames)
-      if (const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), name)) cc::warmAnalyses(*ki);
+      if (const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), name)) {
+        cc::warmAnalyses(*ki);
+        if (vastLikely) createVastKernels(*sp, int(s), *ki, ctx->slots[s].dev->id);
+      }
   if (!profileDbEnabled()) return sp;
   for (const std::string &name : kernelNames)
     for (auto &ds : ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
