@@ -154,7 +154,7 @@ int directSlot(_cl_context *ctx, const BufferStore &st, size_t bytes) {
 bool stripeSlots(_cl_context *ctx, const BufferStore &st, Range r, std::vector<std::pair<int, Range>> &out) {
   out.clear();
   const Settings &s = settings();
-  if (s.mode != KernelMode::Skmd || s.vast == VastMode::Off || r.empty()) return false;
+  if (s.mode != KernelMode::Skmd || s.vast == VastMode::Off || !s.vast_stripes || r.empty()) return false;
   // Only where the split is known: Algorithm 1 runs a kernel it knows nothing about whole
   // on the strongest device first, and paged whole there, the other stripes would cross to
   // the host and back (its later splits are unmeasured on two GPUs: not striped for yet).

@@ -124,6 +124,11 @@ WANT="vast_replica_bytes=[1-9]" run vectoradd-skmd-paged-piece-replica VectorAdd
 WANT="vast_replica_bytes=[1-9][0-9]{6}" run blackscholes-two-striped BlackScholes 4 \
   POCL_DEVICES="pthread pthread basic" TUTTI_MEM_LIMIT=0:13M,2:13M TUTTI_PLACEMENT=auto TUTTI_MODE=skmd \
   TUTTI_PARTITION=fixed:1,0,1
+# TUTTI_VAST_STRIPES=0 writes whole to one device (to measure the stripes against): here
+# device 1, which runs no piece, so both pieces copy from the home.
+WANT="vast_replica_bytes=0 " run blackscholes-two-unstriped BlackScholes 4 \
+  POCL_DEVICES="pthread pthread basic" TUTTI_MEM_LIMIT=0:13M,2:13M TUTTI_PLACEMENT=auto TUTTI_MODE=skmd \
+  TUTTI_PARTITION=fixed:1,0,1 TUTTI_VAST_STRIPES=0
 # A split whose pieces' writes need a host merge (atomics) is not split with a paged
 # piece: VAST pages the whole launch instead.
 WANT="split_launches=0 " run histogramatomic-skmd-whole HistogramAtomic 1 TUTTI_MODE=skmd \
