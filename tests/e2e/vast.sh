@@ -126,7 +126,7 @@ WANT="vast_replica_bytes=[1-9][0-9]{6}" run blackscholes-two-striped BlackSchole
   TUTTI_PARTITION=fixed:1,0,1
 # TUTTI_VAST_STRIPES=0 writes whole to one device (to measure the stripes against): here
 # device 1, which runs no piece, so both pieces copy from the home.
-WANT="vast_replica_bytes=0 " run blackscholes-two-unstriped BlackScholes 4 \
+WANT="vast_replica_bytes=0($| )" run blackscholes-two-unstriped BlackScholes 4 \
   POCL_DEVICES="pthread pthread basic" TUTTI_MEM_LIMIT=0:13M,2:13M TUTTI_PLACEMENT=auto TUTTI_MODE=skmd \
   TUTTI_PARTITION=fixed:1,0,1 TUTTI_VAST_STRIPES=0
 # A split whose pieces' writes need a host merge (atomics) is not split with a paged
