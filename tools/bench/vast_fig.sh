@@ -14,7 +14,8 @@
 # OUT_DIR/vast.tsv, vast.json and vast.md. Each app checks its own result: a run that does
 # not PASS is reported as such, never timed.
 #
-# MODES (default "gpu cpu vast forced") may add `two` (issue 22): under Tutti with
+# MODES (default "gpu cpu vast forced") may add `two` (issue 22), and `two0` (the same with
+# TUTTI_VAST_STRIPES=0, the app's writes whole to one device): under Tutti with
 # TUTTI_MODE=skmd, each GPU at the same budget as `vast`, the groups split evenly over the
 # GPUs (TWO_PARTITION, default fixed:<1 per GPU, 0 elsewhere>; `auto` lets Algorithm 1
 # decide, which without a profile keeps a one-launch app whole). With --ratio
@@ -54,7 +55,8 @@ one() {  # app mode
     cpu) line=$(POCL_MEMORY_LIMIT=$memgb timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" --device "$cpu" 2>&1) ;;
     vast) line=$(TUTTI_MEM_LIMIT=$tgpu:$limit TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                  timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
-    two) line=$(TUTTI_MEM_LIMIT=$(printf "%s:$limit," $tgpus | sed "s/,$//") TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib \
+    two|two0) line=$(TUTTI_MEM_LIMIT=$(printf "%s:$limit," $tgpus | sed "s/,$//") TUTTI_MODE=skmd TUTTI_STATS=1 LD_PRELOAD=$lib \
+                TUTTI_VAST_STRIPES=$([ $mode = two0 ] && echo 0 || echo 1) \
                 TUTTI_PARTITION=${TWO_PARTITION:-fixed:$tgpu_split} timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
     forced) line=$(TUTTI_VAST=force TUTTI_PLACEMENT=device:$tgpu TUTTI_STATS=1 LD_PRELOAD=$lib \
                    timeout "$tmo" "$here/apps/$app" --size "$size" "${opts[@]}" 2>&1) ;;
@@ -74,7 +76,7 @@ one() {  # app mode
 }
 median() { tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
 
-printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\ttwo_ms\ttwo_slices\ttwo_vs_vast\ttwo_vs_cpu\ttwo_share\n" > "$out/vast.tsv"
+printf "app\tbuffer_bytes\tlimit\tgpu_ms\tcpu_ms\tvast_ms\tvast_slices\tforced_ms\tforced_slices\tvast_vs_cpu\tforced_vs_gpu\tgpu_kernel_ms\tpaged_kernel_ms\tpaged_over_original\ttwo_ms\ttwo_slices\ttwo_vs_vast\ttwo_vs_cpu\ttwo_share\ttwo0_ms\ttwo0_vs_vast\n" > "$out/vast.tsv"
 for spec in ${apps//,/ }; do
   # APP:SIZE[:RATIO[:OPTS]] runs that app at its own preset (Nbody's CPU run at thesis size
   # takes minutes), data-to-budget ratio and options.
@@ -113,13 +115,14 @@ for spec in ${apps//,/ }; do
   gk=$(median <<<"${kt[gpu]:-}") pk=$(median <<<"${kt[forced]:-}")
   po=$(awk -v a="$pk" -v b="$gk" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   g=$(median <<<"${t[gpu]:-}") c=$(median <<<"${t[cpu]:-}") v=$(median <<<"${t[vast]:-}") f=$(median <<<"${t[forced]:-}")
-  w=$(median <<<"${t[two]:-}")
+  w=$(median <<<"${t[two]:-}") w0=$(median <<<"${t[two0]:-}")
+  w0v=$(awk -v a="$v" -v b="$w0" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   vc=$(awk -v a="$c" -v b="$v" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   fg=$(awk -v a="$g" -v b="$f" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   wv=$(awk -v a="$v" -v b="$w" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
   wc=$(awk -v a="$c" -v b="$w" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a / b; else print "-"}')
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$spec" "$bytes" "$limit" "$g" "$c" "$v" \
-    "${s[vast]:--}" "$f" "${s[forced]:--}" "$vc" "$fg" "$gk" "$pk" "$po" "$w" "${s[two]:--}" "$wv" "$wc" "${sh[two]:--}" |
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$spec" "$bytes" "$limit" "$g" "$c" "$v" \
+    "${s[vast]:--}" "$f" "${s[forced]:--}" "$vc" "$fg" "$gk" "$pk" "$po" "$w" "${s[two]:--}" "$wv" "$wc" "${sh[two]:--}" "$w0" "$w0v" |
     tee -a "$out/vast.tsv"
   unset t s kt sh
 done
@@ -147,5 +150,12 @@ with open(f"{out}/vast.md", "w") as f:
         for r in rows:
             f.write(f"| {r['app']} | {r['two_ms']} ({r['two_slices']}) | {r['two_vs_vast']}x | {r['two_vs_cpu']}x | {r['two_share']} |\n")
         f.write(f"\nTwo capped GPUs over one (issue 22): geomean {geo('two_vs_vast'):.2f}x; over the CPU device {geo('two_vs_cpu'):.2f}x\n")
+    if any(r.get('two0_ms') not in (None, "-", "") for r in rows):
+        f.write("\n| app | two, striped writes ms | two, whole writes (TUTTI_VAST_STRIPES=0) ms | striped over whole |\n|---|---:|---:|---:|\n")
+        for r in rows:
+            a, b = r['two_ms'], r['two0_ms']
+            q = f"{float(b) / float(a):.2f}x" if a not in ("-", "") and b not in ("-", "") else "-"
+            f.write(f"| {r['app']} | {a} | {b} | {q} |\n")
+        f.write(f"\nTwo capped GPUs with whole writes over one: geomean {geo('two0_vs_vast'):.2f}x\n")
 print(open(f"{out}/vast.md").read())
 PY
