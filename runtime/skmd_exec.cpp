@@ -355,6 +355,15 @@ Retarget retarget(Command *cmd, size_t pi, cl_int err) {
 }
 
 IssueResult issueSplit(Command *cmd) {
+  // Spans: a first two-GPU launch of Reduction spent 17-21 ms in clEnqueueNDRangeKernel
+  // after its 0.6 ms plan (H200s).
+  struct Span {
+    const char *name;
+    uint64_t t0 = tracing() ? nowNs() : 0;
+    ~Span() {
+      if (t0) traceSpan(-1, "tutti", name, t0, nowNs(), 0);
+    }
+  } whole{"issue split"};
   IssueResult out{IssueResult::Done};
   SkmdLaunch &L = *cmd->skmd;
   cl_int err = CL_SUCCESS;
@@ -364,7 +373,12 @@ IssueResult issueSplit(Command *cmd) {
   // later marker on the CPU queue would wait for the piece). Merges keep one order.
   int zc = zeroCopySlot(cmd->q->ctx);
   bool early = L.merges.empty() && zc >= 0;
-  if (!stage(cmd, err, early)) {
+  bool staged;
+  {
+    Span span{"split stage"};
+    staged = stage(cmd, err, early);
+  }
+  if (!staged) {
     out = {IssueResult::Staging, CL_SUCCESS};
     return out;
   }
