@@ -355,15 +355,9 @@ Retarget retarget(Command *cmd, size_t pi, cl_int err) {
 }
 
 IssueResult issueSplit(Command *cmd) {
-  // Spans: a first two-GPU launch of Reduction spent 17-21 ms in clEnqueueNDRangeKernel
-  // after its 0.6 ms plan (H200s).
-  struct Span {
-    const char *name;
-    uint64_t t0 = tracing() ? nowNs() : 0;
-    ~Span() {
-      if (t0) traceSpan(-1, "tutti", name, t0, nowNs(), 0);
-    }
-  } whole{"issue split"};
+  // In the trace: a first two-GPU launch spent 17-21 ms in clEnqueueNDRangeKernel beyond
+  // its plan (H200s), which these spans place.
+  HostSpan whole("issue split");
   IssueResult out{IssueResult::Done};
   SkmdLaunch &L = *cmd->skmd;
   cl_int err = CL_SUCCESS;
@@ -375,7 +369,7 @@ IssueResult issueSplit(Command *cmd) {
   bool early = L.merges.empty() && zc >= 0;
   bool staged;
   {
-    Span span{"split stage"};
+    HostSpan span("split stage");
     staged = stage(cmd, err, early);
   }
   if (!staged) {

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "backend.h"
-#include "clock.h"
 #include "failover.h"
 #include "icd.h"
 #include "log.h"
@@ -63,14 +62,9 @@ bool skmdPlan(Command *cmd) {
   bool knowLimit = !limit.second;
   size_t &wgLimit = limit.first->second;
   size_t pagedLimit = SIZE_MAX;
-  // Spans of the plan's parts: a first launch's plan on two GPUs took 19-21 ms (H200s).
-  uint64_t t0 = tracing() ? nowNs() : 0;
-  auto span = [&t0](const char *name) {
-    if (!t0) return;
-    const uint64_t t = nowNs();
-    traceSpan(-1, "tutti", name, t0, t, 0);
-    t0 = t;
-  };
+  // The plan's parts in the trace: a first two-GPU plan's 19-21 ms (H200s) were VAST's
+  // variant kernels, made at that launch then (now when the program builds).
+  HostSpan span("skmd plan: devices");
   for (size_t s = 0; s < nslots; ++s) {
     const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
     if (!ki) continue;
@@ -120,7 +114,7 @@ bool skmdPlan(Command *cmd) {
     if (ai.written && ai.atomic) return whole(k, "a buffer is both stored to and updated atomically"), false;
   }
 
-  span("skmd plan: devices");
+  span.next("skmd plan: decide");
   Decision dec;
   if (cmd->forcedGroups.size() == nslots) {
     // MKMD's schedule decided; a share on a device without the variant cannot run.
@@ -133,7 +127,7 @@ bool skmdPlan(Command *cmd) {
   } else {
     dec = decideSplit(cmd, *info, nd, scalars, usable);
   }
-  span("skmd plan: decide");
+  span.next("skmd plan: merges and pieces");
   if (dec.groups.size() != nslots) return false;
   uint64_t first = 0;
   int parts = 0, only = -1;
@@ -198,7 +192,6 @@ bool skmdPlan(Command *cmd) {
     p.vast = vastPlanPiece(cmd, p.slot, nd, L->scalars, p.first, p.count);
     if (!p.vast) return false;  // VAST logged why; the launch may still be paged whole
   }
-  span("skmd plan: merges and pieces");
   cmd->skmd = L;
   cmd->slot = -1;  // no single device: dependents never chain behind it
   return true;

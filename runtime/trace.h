@@ -18,6 +18,20 @@ std::string jsonEscape(const std::string &s);
 // One span on device `device` (backing-device index; -1: the host), host-clock ns.
 void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
                uint64_t amount);
+// A host span ("tutti") over a scope, when tracing. next() ends the current span and
+// starts another, so a function's parts are timed in turn.
+class HostSpan {
+ public:
+  explicit HostSpan(const char *name);
+  ~HostSpan() { next(nullptr); }
+  HostSpan(const HostSpan &) = delete;
+  HostSpan &operator=(const HostSpan &) = delete;
+  void next(const char *name);
+
+ private:
+  const char *name_;
+  uint64_t t0_;
+};
 // Records a real command's span when it completes, mapped to host time with the
 // device's clock offset as estimated now (INT64_MIN: estimate it at completion).
 void traceRealEvent(const RealEvent &e, int device, const char *category, const char *name,
