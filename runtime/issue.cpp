@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "backend.h"
 #include "backend_image.h"
@@ -308,6 +309,7 @@ struct WritePart {
   cl_mem buf;
   Range r;
   int slot;
+  cl_int err = CL_SUCCESS;  // the write's, once done
 };
 
 // Writes r (the parts, in order) outside the API lock (see readDirect); the bytes belong to
@@ -343,16 +345,19 @@ IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<Write
     // Stripes go to different devices, each through its own staging and DMA engine: at
     // once, not in turn (in turn, two H200s took BlackScholes's 134 MB inputs at 17 GB/s,
     // one H200 alone at 26).
-    std::vector<cl_int> errs(jobs->size(), CL_SUCCESS);
-    std::vector<size_t> all(jobs->size());
-    for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-    eachOnOwnThread(all, [&](size_t k) {
-      const WritePart &j = (*jobs)[k];
-      errs[k] = writeNow(*j.ds, j.buf, j.r.begin, j.r.size(), src + j.r.begin, "write");
-    });
-    for (size_t k = 0; k < jobs->size(); ++k) {
-      const WritePart &j = (*jobs)[k];
-      const cl_int e = errs[k];
+    auto write = [&](size_t k) {
+      WritePart &j = (*jobs)[k];
+      j.err = writeNow(*j.ds, j.buf, j.r.begin, j.r.size(), src + j.r.begin, "write");
+    };
+    if (jobs->size() == 1) {
+      write(0);  // a write to one device: no thread, no allocation
+    } else {
+      std::vector<size_t> all(jobs->size());
+      std::iota(all.begin(), all.end(), size_t(0));
+      eachOnOwnThread(all, write);
+    }
+    for (const WritePart &j : *jobs) {
+      const cl_int e = j.err;
       if (e == CL_SUCCESS) continue;
       failed(*j.ds, "clEnqueueWriteBuffer", e);
       if (!home) return e;

@@ -5,7 +5,6 @@
 
 #include "access.h"
 #include "backend_kernel.h"
-#include "clock.h"
 #include "icd.h"
 #include "memory.h"
 #include "skmd_launch.h"
@@ -27,12 +26,11 @@ cl_kernel skmdVariantKernel(SkmdProgram &sp, int slot, const std::string &key, c
   auto &v = sp.kernels[key];
   if (v.empty()) v.assign(sp.progs.size(), nullptr);
   if (!v[size_t(slot)] && sp.progs[size_t(slot)] && !variant.empty()) {
-    const uint64_t t0 = tracing() ? nowNs() : 0;
+    HostSpan span("create variant kernel");
     cl_int err = CL_SUCCESS;
     cl_program p = sp.progs[size_t(slot)];
     v[size_t(slot)] = icd(p).clCreateKernel(p, variant.c_str(), &err);
     if (err != CL_SUCCESS) v[size_t(slot)] = nullptr;
-    if (t0) traceSpan(-1, "tutti", "create variant kernel", t0, nowNs(), 0);
   }
   return v[size_t(slot)];
 }

@@ -93,17 +93,14 @@ std::string jsonEscape(const std::string &s) {
   return o;
 }
 
-// Every API call asks (ApiLock), and settings never change: decided once.
-HostSpan::HostSpan(const char *name) : name_(name), t0_(tracing() ? nowNs() : 0) {}
-
-void HostSpan::next(const char *name) {
-  if (!t0_ || !name_) return;
+void HostSpan::emit(const char *next) {
   const uint64_t t = nowNs();
   traceSpan(-1, "tutti", name_, t0_, t, 0);
-  name_ = name;
-  t0_ = t;
+  name_ = next;
+  t0_ = next ? t : 0;
 }
 
+// Every API call asks (ApiLock), and settings never change: decided once.
 void traceSpan(int device, const char *category, const char *name, uint64_t t0, uint64_t t1,
                uint64_t amount) {
   if (!tracing()) return;
