@@ -86,18 +86,33 @@ void writerLoop() {
 
 std::string scalarName(unsigned i) { return "arg" + std::to_string(i); }
 
-// Every run adds its launches' times, mostly at the same few points (whole launches of
-// the same shape): the newest three per point are plenty, and they keep the fit (which
-// runs on the launch path) about as fast as on a fresh profile.
+// A fit takes the newest kPerPoint samples at each point: runs repeat their launches,
+// mostly at the same few points, and more would only slow the fit.
+constexpr int kPerPoint = 3;
+using Point = std::pair<uint64_t, pf::Features>;
+using PairKey = std::pair<std::string, std::string>;  // (kernel, device) identities
+
 std::vector<pf::KernelSample> fewPerPoint(std::vector<pf::KernelSample> v) {
   std::stable_sort(v.begin(), v.end(), [](const pf::KernelSample &a, const pf::KernelSample &b) {
     return a.timestamp > b.timestamp;
   });
-  std::map<std::pair<uint64_t, pf::Features>, int> seen;
+  std::map<Point, int> seen;
   std::vector<pf::KernelSample> out;
   for (auto &s : v)
-    if (++seen[{s.groups, s.features}] <= 3) out.push_back(std::move(s));
+    if (++seen[{s.groups, s.features}] <= kPerPoint) out.push_back(std::move(s));
   return out;
+}
+
+// Samples per point in the database, and queued since, of each (kernel, device) whose model
+// this process read (queueOnlineSample).
+struct PointCounts {
+  std::mutex mu;
+  std::map<PairKey, std::map<Point, int>> counts;
+};
+
+PointCounts &pointCounts() {
+  static PointCounts *p = new PointCounts;  // completion threads may use it during exit
+  return *p;
 }
 
 }  // namespace
@@ -207,6 +222,16 @@ void queueKernelSample(pf::KernelSample s) {
   if (w.kernels.size() >= kBatch) w.cv.notify_one();
 }
 
+void queueOnlineSample(pf::KernelSample s) {
+  {
+    PointCounts &pc = pointCounts();
+    std::lock_guard<std::mutex> g(pc.mu);
+    auto it = pc.counts.find({s.kernelId, s.deviceId});
+    if (it != pc.counts.end() && ++it->second[{s.groups, s.features}] > kPerPoint) return;
+  }
+  queueKernelSample(std::move(s));
+}
+
 void queueTransferSample(pf::TransferSample s) {
   if (readOnly()) return;
   Writer &w = writer();
@@ -243,11 +268,31 @@ std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId
   }
   std::shared_ptr<const pf::TimeModel> m;
   if (profileDbEnabled()) {
-    auto samples = fewPerPoint(writer().db.kernelSamples(kernelId, deviceId));
+    pf::ProfileDB &db = writer().db;
+    std::vector<pf::KernelSample> all = db.kernelSamples(kernelId, deviceId);
+    {
+      PointCounts &pc = pointCounts();
+      std::lock_guard<std::mutex> g(pc.mu);
+      auto &points = pc.counts[key];
+      points.clear();
+      for (const auto &s : all) ++points[{s.groups, s.features}];
+    }
+    auto samples = fewPerPoint(std::move(all));
     if (!samples.empty()) {
-      m = std::make_shared<pf::TimeModel>(pf::TimeModel::fit(samples));
-      TUTTI_LOG(Debug, "profile model for %s on %s: %s", kernelId.c_str(), deviceId.c_str(),
-                m->describe().c_str());
+      // A fit of 64 samples took ~100 ms per kernel and device inside clBuildProgram
+      // (FDTD3d's build under SKMD on the dev VM: 209 ms against 3.5 whole); the last fit is
+      // stored under the key of its input.
+      const std::string fitKey = pf::TimeModel::fitKey(samples);
+      pf::TimeModel tm;
+      const bool stored = pf::TimeModel::load(db.fittedModel(kernelId, deviceId, fitKey), samples, &tm);
+      if (!stored) {
+        tm = pf::TimeModel::fit(samples);
+        if (!readOnly() && !db.storeFittedModel(kernelId, deviceId, fitKey, tm.save()))
+          TUTTI_LOG(Debug, "profile database: fit not stored: %s", db.lastError().c_str());
+      }
+      m = std::make_shared<pf::TimeModel>(std::move(tm));
+      TUTTI_LOG(Debug, "profile model for %s on %s (%s): %s", kernelId.c_str(), deviceId.c_str(),
+                stored ? "stored fit" : "fitted", m->describe().c_str());
       if (!m->valid()) m.reset();
     }
   }

@@ -45,6 +45,10 @@ bool profileDbEnabled();
 // Queue samples for the database (never blocks on SQLite).
 void queueKernelSample(profiles::KernelSample s);
 void queueTransferSample(profiles::TransferSample s);
+// A sample an SKMD or MKMD run measured of its own launches: queued only while the database
+// has fewer than the fit's newest few at its point (work-groups and features). Past that it
+// would only change the fit's input, and so refit the model at every build.
+void queueOnlineSample(profiles::KernelSample s);
 // Writes everything queued now (profiling mode calls it after each shape; also at exit).
 void flushProfileSamples();
 // Transfer samples stored for a device (profiling mode measures only when there are none).

@@ -27,6 +27,7 @@
 #include "skmd.h"
 #include "staging.h"
 #include "placement.h"
+#include "trace.h"
 #include "transfer_probe.h"
 
 namespace tutti {
@@ -389,7 +390,9 @@ const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, con
   std::vector<double> key(shape.begin(), shape.end());
   for (auto &a : cmd->args) key.push_back(a.kind == ArgValue::Mem && a.mem ? double(a.mem->size) : -1);
   if (key != kk.bytesFor || kk.bytes.size() != cmd->args.size()) {
+    HostSpan span("skmd decide: concat unit");
     kk.unit = cc::concatUnit(info, nd, scalars);
+    span.next("skmd decide: argument bytes");
     kk.bytes = argBytes(cmd, info, nd, scalars, kk.unit);
     kk.bytesFor = std::move(key);
   }
@@ -450,7 +453,9 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
   uint64_t total = nd.totalGroups();
   bool allModels = true;
   pf::PartitionRequest req = partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels);
+  HostSpan span("skmd decide: partition");
   pf::PartitionResult r = pf::partition(req);
+  span.next(nullptr);
   if (allModels) ++g_modelDecisions;
   Decision d;
   d.groups.assign(nslots, 0);
@@ -593,7 +598,9 @@ Decision decideSplitOnce(Command *cmd, const cc::KernelInfo &info, const cc::NDR
     d.predictedSeconds = predictGiven(cmd, kk, id, info, nd, scalars, usable, d.groups, items);
     return d;
   }
+  HostSpan span("skmd decide: bind models");
   bindModels(cmd, kk, id, info, nd, scalars, usable);
+  span.next(nullptr);
   // The answer below is a function of the question: the launch shape, the bound models
   // and their corrections, where the data are (placementKey), each device's measured runs
   // (predictOnline's input where a device has no profiled model) and which devices were
@@ -727,7 +734,7 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
   }
   // Also into the database, so the next run starts with a model.
   if (!profileDbEnabled()) return;
-  queueKernelSample(kernelSample(cmd, slot, nd, launchFeatures(cmd, *info, nd, scalars), groups, seconds));
+  queueOnlineSample(kernelSample(cmd, slot, nd, launchFeatures(cmd, *info, nd, scalars), groups, seconds));
 }
 
 const bool g_learning = (setRunObserver(learnFromRun), true);

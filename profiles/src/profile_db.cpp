@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS transfer_samples(
   pinned INTEGER NOT NULL, bytes INTEGER NOT NULL, seconds REAL NOT NULL,
   timestamp INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS transfer_samples_dev ON transfer_samples(device_id);
+CREATE TABLE IF NOT EXISTS fitted_models(
+  kernel_id TEXT NOT NULL, device_id TEXT NOT NULL, fit_key TEXT NOT NULL, model TEXT NOT NULL,
+  PRIMARY KEY(kernel_id, device_id));
 )sql";
 
 const char* kKernelColumns =
@@ -382,6 +385,32 @@ std::string ProfileDB::exportJson(const ExportFilter& f) const {
   return j.str();
 }
 
+std::string ProfileDB::fittedModel(const std::string& kernelId, const std::string& deviceId,
+                                   const std::string& fitKey) const {
+  std::lock_guard<std::mutex> g(mu_);
+  if (!db_) return {};
+  Stmt s(db_, "SELECT model FROM fitted_models WHERE kernel_id = ? AND device_id = ? AND fit_key = ?");
+  if (!s) return {};
+  s.bind(1, kernelId);
+  s.bind(2, deviceId);
+  s.bind(3, fitKey);
+  return s.step() == SQLITE_ROW ? s.text(0) : std::string();
+}
+
+bool ProfileDB::storeFittedModel(const std::string& kernelId, const std::string& deviceId,
+                                 const std::string& fitKey, const std::string& model) {
+  std::lock_guard<std::mutex> g(mu_);
+  return writeTransaction([&] {
+    Stmt s(db_, "INSERT OR REPLACE INTO fitted_models(kernel_id, device_id, fit_key, model) VALUES(?,?,?,?)");
+    if (!s) return fail("prepare store fitted model");
+    s.bind(1, kernelId);
+    s.bind(2, deviceId);
+    s.bind(3, fitKey);
+    s.bind(4, model);
+    return s.step() == SQLITE_DONE || fail("store fitted model");
+  });
+}
+
 int64_t ProfileDB::prune(const PruneSpec& p) {
   std::lock_guard<std::mutex> g(mu_);
   if (!p.all && p.kernelId.empty() && p.deviceId.empty() && p.olderThanDays < 0) {
@@ -409,8 +438,12 @@ int64_t ProfileDB::prune(const PruneSpec& p) {
     deleted += sqlite3_changes(db_);
     return true;
   };
+  // A fit is only good for the samples it was made of (its key says which); those whose
+  // samples are all gone go too, so a pruned database holds nothing of them.
   bool ok = writeTransaction([&] {
-    return run("kernel_samples", true) && run("transfer_samples", false);
+    return run("kernel_samples", true) && run("transfer_samples", false) &&
+           exec("DELETE FROM fitted_models WHERE NOT EXISTS (SELECT 1 FROM kernel_samples k WHERE "
+                "k.kernel_id = fitted_models.kernel_id AND k.device_id = fitted_models.device_id)");
   });
   return ok ? deleted : -1;
 }

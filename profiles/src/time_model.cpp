@@ -52,6 +52,8 @@ double rawTerm(const Candidate& c, double x, const Features& f) {
 }
 
 // Every sample has the same known cost per work-item and the same work-group size.
+bool usableSample(const KernelSample& s) { return s.groups > 0 && s.seconds > 0 && std::isfinite(s.seconds); }
+
 bool sameWorkPerGroup(const std::vector<const KernelSample*>& samples) {
   if (samples.empty()) return false;
   const KernelSample& first = *samples.front();
@@ -225,16 +227,23 @@ Eigen::VectorXd solveAll(const Design& d, const std::vector<int>& set) {
 
 }  // namespace
 
+void TimeModel::keepSamples(const std::vector<KernelSample>& all) {
+  samples_.clear();
+  maxGroups_ = 0;
+  for (const auto& s : all)
+    if (usableSample(s)) {
+      samples_.push_back(s);
+      maxGroups_ = std::max(maxGroups_, double(s.groups));
+    }
+}
+
 TimeModel TimeModel::fit(const std::vector<KernelSample>& all, const FitOptions& opt) {
   TimeModel m;
   std::vector<const KernelSample*> samples;
   for (const auto& s : all)
-    if (s.groups > 0 && s.seconds > 0 && std::isfinite(s.seconds)) samples.push_back(&s);
+    if (usableSample(s)) samples.push_back(&s);
   if (samples.empty()) return m;
-  for (auto* s : samples) {
-    m.samples_.push_back(*s);
-    m.maxGroups_ = std::max(m.maxGroups_, double(s->groups));
-  }
+  m.keepSamples(all);
 
   std::vector<uint64_t> distinct;
   for (auto* s : samples) distinct.push_back(s->groups);

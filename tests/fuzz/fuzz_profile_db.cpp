@@ -53,7 +53,17 @@ std::string tempPath() {
   return path;
 }
 
-void readEverything(ProfileDB &db) {
+// Every model is also read back through the fit cache: a stored fit (the database's own, or
+// the fuzz input taken as one) may be refused, never crash, and predicts no negative time.
+void checkLoaded(const std::string &text, const std::vector<KernelSample> &s) {
+  TimeModel back;
+  if (!TimeModel::load(text, s, &back)) return;
+  (void)back.describe();
+  for (const KernelSample &x : s)
+    if (back.valid() && back.predict(x.groups, x.features) < 0) std::abort();
+}
+
+void readEverything(ProfileDB &db, const std::string &input) {
   (void)db.exportJson();
   for (const KernelSummary &k : db.kernels()) {
     std::vector<KernelSample> s = db.kernelSamples(k.kernelId, k.deviceId);
@@ -62,6 +72,11 @@ void readEverything(ProfileDB &db) {
     (void)m.describe();
     for (const KernelSample &x : s)
       if (m.valid() && m.predict(x.groups, x.features) < 0) std::abort();  // "never negative"
+    const std::string key = TimeModel::fitKey(s);
+    checkLoaded(db.fittedModel(k.kernelId, k.deviceId, key), s);
+    if (db.storeFittedModel(k.kernelId, k.deviceId, key, m.save()))
+      checkLoaded(db.fittedModel(k.kernelId, k.deviceId, key), s);
+    checkLoaded(input, s);
   }
   for (const DeviceSummary &d : db.devices()) {
     std::vector<TransferSample> t = db.transferSamples(d.deviceId);
@@ -85,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fwrite(data, 1, size, f);
     std::fclose(f);
     ProfileDB db;
-    if (db.open(path)) readEverything(db);
+    if (db.open(path)) readEverything(db, std::string(reinterpret_cast<const char *>(data), size));
     return 0;
   }
   ProfileDB db;
@@ -118,6 +133,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   db.addKernelSamples(ks);
   db.addTransferSamples(ts);
-  readEverything(db);
+  readEverything(db, std::string(reinterpret_cast<const char *>(data), size));
   return 0;
 }

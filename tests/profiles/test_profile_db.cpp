@@ -153,6 +153,28 @@ TEST_F(ProfileDBTest, Prune) {
   EXPECT_TRUE(db.kernels().empty());
 }
 
+// One fit per (kernel, device), answered only under the key it was stored with, and gone
+// with the last of its samples.
+TEST_F(ProfileDBTest, FittedModelsAreKeptPerKernelAndDevice) {
+  ProfileDB db;
+  ASSERT_TRUE(db.open(path_));
+  ASSERT_TRUE(db.addKernelSamples({sample("k1", "gpu", 1, 1), sample("k1", "cpu", 2, 1)}));
+  ASSERT_TRUE(db.storeFittedModel("k1", "gpu", "key1", "model one"));
+  ASSERT_TRUE(db.storeFittedModel("k1", "cpu", "key1", "model cpu"));
+  EXPECT_EQ(db.fittedModel("k1", "gpu", "key1"), "model one");
+  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "");
+  EXPECT_EQ(db.fittedModel("k2", "gpu", "key1"), "");
+  ASSERT_TRUE(db.storeFittedModel("k1", "gpu", "key2", "model two"));  // replaces
+  EXPECT_EQ(db.fittedModel("k1", "gpu", "key1"), "");
+  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "model two");
+  EXPECT_EQ(db.prune({"", "gpu", -1, false}), 1);  // counts samples, not fits
+  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "");
+  EXPECT_EQ(db.fittedModel("k1", "cpu", "key1"), "model cpu");
+  db.close();
+  ASSERT_TRUE(db.open(path_));
+  EXPECT_EQ(db.fittedModel("k1", "cpu", "key1"), "model cpu");
+}
+
 TEST(ProfileDBPath, DefaultPathFollowsEnvironment) {
   const char* saved[3] = {getenv("TUTTI_PROFILE_DB"), getenv("XDG_CACHE_HOME"), getenv("HOME")};
   std::string keep[3];

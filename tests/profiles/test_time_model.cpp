@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "synthetic.h"
@@ -210,6 +211,43 @@ TEST(TimeModel, FewSamplesFallBackToNearestProfile) {
   EXPECT_NEAR(m.predict(512, {{"n", 5e5}}), 512e-3, 1e-9);
   EXPECT_FALSE(TimeModel::fit({}).valid());
   EXPECT_EQ(TimeModel::fit({}).predict(10, {}), 0.0);
+}
+
+// The fit cache gives back the model the fit made, to the bit (decisions are kept on
+// predicted times), and a key that moves with every sample the fit reads.
+TEST(TimeModel, StoredFitPredictsExactlyAsTheFit) {
+  auto s = testing::ladderSamples(kGpuMatmul, testing::matmulFeatures(1024), testing::matmulGroups(1024), 0.05);
+  auto s2 = testing::ladderSamples(kGpuMatmul, testing::matmulFeatures(2048), testing::matmulGroups(2048), 0.05);
+  s.insert(s.end(), s2.begin(), s2.end());
+  std::vector<KernelSample> few(s.begin(), s.begin() + 3);
+  for (const auto* in : {&s, &few}) {
+    TimeModel m = TimeModel::fit(*in), back;
+    ASSERT_TRUE(m.valid());
+    ASSERT_TRUE(TimeModel::load(m.save(), *in, &back)) << m.save();
+    EXPECT_EQ(back.kind(), m.kind());
+    EXPECT_EQ(back.describe(), m.describe());
+    EXPECT_EQ(back.save(), m.save());
+    for (double n : {512.0, 1024.0, 4096.0}) {
+      Predictor a = m.bind(testing::matmulFeatures(n)), b = back.bind(testing::matmulFeatures(n));
+      for (uint64_t g : testing::randomCounts(testing::matmulGroups(n), 64, 3)) EXPECT_EQ(a(g), b(g)) << g;
+    }
+  }
+  const std::string key = TimeModel::fitKey(s);
+  EXPECT_EQ(TimeModel::fitKey(s), key);
+  auto changed = s;
+  changed[5].seconds = std::nextafter(changed[5].seconds, 1.0);
+  EXPECT_NE(TimeModel::fitKey(changed), key);
+  changed = s;
+  changed[7].features["arg3_value"] += 1;
+  EXPECT_NE(TimeModel::fitKey(changed), key);
+  EXPECT_NE(TimeModel::fitKey(few), key);
+  FitOptions opt;
+  opt.maxTerms = 3;
+  EXPECT_NE(TimeModel::fitKey(s, opt), key);
+  TimeModel none;
+  for (const char* bad : {"", "tutti-time-model 1\nkind 9", "tutti-time-model 1\nkind 1\nintercept x",
+                          "tutti-time-model 1\nkind 1\nintercept 0x1p+0\ncv 0\ntrain 0\nterms 1\n1 0 0 0 0 1 feat"})
+    EXPECT_FALSE(TimeModel::load(bad, s, &none)) << bad;
 }
 
 TEST(TimeModel, BoundPredictorIsCheap) {

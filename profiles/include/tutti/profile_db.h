@@ -68,6 +68,13 @@ class ProfileDB {
   std::vector<DeviceSummary> devices() const;
   std::vector<TransferSample> transferSamples(const std::string& deviceId) const;
 
+  // The fit cache: a (kernel, device)'s last fitted model (TimeModel::save) under the key
+  // of its fit's input; empty when the stored fit is of other samples, or none is stored.
+  std::string fittedModel(const std::string& kernelId, const std::string& deviceId,
+                          const std::string& fitKey) const;
+  bool storeFittedModel(const std::string& kernelId, const std::string& deviceId,
+                        const std::string& fitKey, const std::string& model);
+
   std::string exportJson(const ExportFilter& f = {}) const;
   // Returns the number of rows deleted, or -1 on error (or a spec that selects nothing).
   int64_t prune(const PruneSpec& p);

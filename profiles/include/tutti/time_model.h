@@ -135,6 +135,15 @@ class TimeModel {
   Predictor bind(const Features& f) const;
   std::string describe() const;  // one line for logs
 
+  // The fit cache (a fit of 64 samples costs ~100 ms, at every build of an SKMD app):
+  // fitKey names the fit's input (these samples in this order, the options, and this
+  // build's fitting code), so equal keys give equal fits. save() is the model as exact
+  // text (hex floats); load() makes it again over the samples it was fitted on, and is
+  // false for text that is not such a model.
+  static std::string fitKey(const std::vector<KernelSample>& samples, const FitOptions& opt = {});
+  std::string save() const;
+  static bool load(const std::string& text, const std::vector<KernelSample>& samples, TimeModel* out);
+
   double intercept() const { return intercept_; }
   const std::vector<ModelTerm>& terms() const { return terms_; }
   double cvError() const { return cvError_; }        // RMS relative error of k-fold CV
@@ -143,6 +152,7 @@ class TimeModel {
 
  private:
   double rawPredict(uint64_t groups, const Features& f) const;
+  void keepSamples(const std::vector<KernelSample>& all);  // fit's input filter
 
   Kind kind_ = Kind::None;
   double intercept_ = 0;
