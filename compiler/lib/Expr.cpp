@@ -653,6 +653,19 @@ std::optional<Interval> ExprData::eval(uint32_t node, const Env &env, bool lenie
   return ev.eval(node);
 }
 
+struct EvaluatorState {
+  Evaluator ev;
+};
+
+Evaluation::Evaluation(const ExprData &d, const Env &env, bool lenient) {
+  d.prepare();
+  s_.reset(new EvaluatorState{Evaluator(d, env, lenient)});
+}
+
+Evaluation::~Evaluation() = default;
+
+std::optional<Interval> Evaluation::operator()(uint32_t node) { return s_->ev.eval(node); }
+
 // ---------------------------------------------------------------------------
 // Printing
 // ---------------------------------------------------------------------------

@@ -196,6 +196,17 @@ __kernel void vec1d(__global float *o) { o[get_global_id(0)] = 1.0f; }
       a3.set(1, &w, 4);
       a3.set(2, &h, 4);
       CHECK(concatUnit(*t3, nd3, a3) == 64, "tile3d unit %llu", (unsigned long long)concatUnit(*t3, nd3, a3));
+      // 100 planes of groups: 99 neighbouring pairs, checked in runs of 8 at four places.
+      // A plane's writes overlap the next one's where the app's row count is below the
+      // launch's 32 (its rows wrap onto the next plane's), and the runs must see that.
+      NDRange big = nd3;
+      big.global_size[2] = 100 * 2;
+      CHECK(concatUnit(*t3, big, a3) == 64, "tile3d, 100 planes: unit %llu", (unsigned long long)concatUnit(*t3, big, a3));
+      uint64_t shallow = 16;
+      ScalarArgs aw;
+      aw.set(1, &w, 4);
+      aw.set(2, &shallow, 4);
+      CHECK(concatUnit(*t3, big, aw) == 0, "tile3d rows wrapping: unit %llu", (unsigned long long)concatUnit(*t3, big, aw));
       NDRange nd1;
       nd1.global_size[0] = 256, nd1.local_size[0] = 16;
       CHECK(concatUnit(*v1, nd1, ScalarArgs()) == 1, "vec1d unit");
