@@ -385,16 +385,15 @@ std::string ProfileDB::exportJson(const ExportFilter& f) const {
   return j.str();
 }
 
-std::string ProfileDB::fittedModel(const std::string& kernelId, const std::string& deviceId,
-                                   const std::string& fitKey) const {
+ProfileDB::StoredFit ProfileDB::fittedModel(const std::string& kernelId, const std::string& deviceId) const {
   std::lock_guard<std::mutex> g(mu_);
   if (!db_) return {};
-  Stmt s(db_, "SELECT model FROM fitted_models WHERE kernel_id = ? AND device_id = ? AND fit_key = ?");
+  Stmt s(db_, "SELECT fit_key, model FROM fitted_models WHERE kernel_id = ? AND device_id = ?");
   if (!s) return {};
   s.bind(1, kernelId);
   s.bind(2, deviceId);
-  s.bind(3, fitKey);
-  return s.step() == SQLITE_ROW ? s.text(0) : std::string();
+  if (s.step() != SQLITE_ROW) return {};
+  return {s.text(0), s.text(1)};
 }
 
 bool ProfileDB::storeFittedModel(const std::string& kernelId, const std::string& deviceId,

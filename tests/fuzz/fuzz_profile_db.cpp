@@ -72,10 +72,9 @@ void readEverything(ProfileDB &db, const std::string &input) {
     (void)m.describe();
     for (const KernelSample &x : s)
       if (m.valid() && m.predict(x.groups, x.features) < 0) std::abort();  // "never negative"
-    const std::string key = TimeModel::fitKey(s);
-    checkLoaded(db.fittedModel(k.kernelId, k.deviceId, key), s);
-    if (db.storeFittedModel(k.kernelId, k.deviceId, key, m.save()))
-      checkLoaded(db.fittedModel(k.kernelId, k.deviceId, key), s);
+    checkLoaded(db.fittedModel(k.kernelId, k.deviceId).model, s);
+    if (db.storeFittedModel(k.kernelId, k.deviceId, TimeModel::fitKey(s), m.save()))
+      checkLoaded(db.fittedModel(k.kernelId, k.deviceId).model, s);
     checkLoaded(input, s);
   }
   for (const DeviceSummary &d : db.devices()) {

@@ -153,26 +153,27 @@ TEST_F(ProfileDBTest, Prune) {
   EXPECT_TRUE(db.kernels().empty());
 }
 
-// One fit per (kernel, device), answered only under the key it was stored with, and gone
-// with the last of its samples.
+// One fit per (kernel, device), with the key of its input, gone with the last of its samples.
 TEST_F(ProfileDBTest, FittedModelsAreKeptPerKernelAndDevice) {
   ProfileDB db;
   ASSERT_TRUE(db.open(path_));
   ASSERT_TRUE(db.addKernelSamples({sample("k1", "gpu", 1, 1), sample("k1", "cpu", 2, 1)}));
   ASSERT_TRUE(db.storeFittedModel("k1", "gpu", "key1", "model one"));
   ASSERT_TRUE(db.storeFittedModel("k1", "cpu", "key1", "model cpu"));
-  EXPECT_EQ(db.fittedModel("k1", "gpu", "key1"), "model one");
-  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "");
-  EXPECT_EQ(db.fittedModel("k2", "gpu", "key1"), "");
+  auto fit = [&](const char* k, const char* d) {
+    ProfileDB::StoredFit f = db.fittedModel(k, d);
+    return f.fitKey + "=" + f.model;
+  };
+  EXPECT_EQ(fit("k1", "gpu"), "key1=model one");
+  EXPECT_EQ(fit("k2", "gpu"), "=");
   ASSERT_TRUE(db.storeFittedModel("k1", "gpu", "key2", "model two"));  // replaces
-  EXPECT_EQ(db.fittedModel("k1", "gpu", "key1"), "");
-  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "model two");
+  EXPECT_EQ(fit("k1", "gpu"), "key2=model two");
   EXPECT_EQ(db.prune({"", "gpu", -1, false}), 1);  // counts samples, not fits
-  EXPECT_EQ(db.fittedModel("k1", "gpu", "key2"), "");
-  EXPECT_EQ(db.fittedModel("k1", "cpu", "key1"), "model cpu");
+  EXPECT_EQ(fit("k1", "gpu"), "=");
+  EXPECT_EQ(fit("k1", "cpu"), "key1=model cpu");
   db.close();
   ASSERT_TRUE(db.open(path_));
-  EXPECT_EQ(db.fittedModel("k1", "cpu", "key1"), "model cpu");
+  EXPECT_EQ(fit("k1", "cpu"), "key1=model cpu");
 }
 
 TEST(ProfileDBPath, DefaultPathFollowsEnvironment) {

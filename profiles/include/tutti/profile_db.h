@@ -68,10 +68,12 @@ class ProfileDB {
   std::vector<DeviceSummary> devices() const;
   std::vector<TransferSample> transferSamples(const std::string& deviceId) const;
 
-  // The fit cache: a (kernel, device)'s last fitted model (TimeModel::save) under the key
-  // of its fit's input; empty when the stored fit is of other samples, or none is stored.
-  std::string fittedModel(const std::string& kernelId, const std::string& deviceId,
-                          const std::string& fitKey) const;
+  // The fit cache: a (kernel, device)'s last fitted model (TimeModel::save) and the key of
+  // its fit's input (TimeModel::fitKey); both empty when none is stored.
+  struct StoredFit {
+    std::string fitKey, model;
+  };
+  StoredFit fittedModel(const std::string& kernelId, const std::string& deviceId) const;
   bool storeFittedModel(const std::string& kernelId, const std::string& deviceId,
                         const std::string& fitKey, const std::string& model);
 
