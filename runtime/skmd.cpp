@@ -124,11 +124,13 @@ cc::ByteRange byteRange(const AccessMemo::Hull &h) {
   return r;
 }
 
+}  // namespace
+
 // The compiler's hulls of a launch shape, evaluated once per shape: evaluating them took
 // two thirds of an enqueue under TUTTI_MODE=mkmd (perf, mk_BiCGSTAB on two PoCL devices:
 // 23 us a launch against 5 in whole mode; 64 against 21 on an H100 machine).
-const AccessMemo &accessMemoOf(_cl_kernel *k, const cc::KernelInfo &info, const cc::NDRange &nd,
-                               const cc::ScalarArgs &scalars) REQUIRES(apiMutex) {
+const AccessMemo &skmdWholeHulls(_cl_kernel *k, const cc::KernelInfo &info, const cc::NDRange &nd,
+                                 const cc::ScalarArgs &scalars) {
   constexpr size_t kShapesKept = 8;
   static std::vector<uint64_t> key;  // API lock held: kept storage, no allocation per launch
   key.assign(1, nd.work_dim);
@@ -167,8 +169,6 @@ const AccessMemo &accessMemoOf(_cl_kernel *k, const cc::KernelInfo &info, const 
   return memos.front();
 }
 
-}  // namespace
-
 // The command graph's view of a launch (access.h): per buffer argument, the hull of the
 // bytes the whole launch reads and of those it writes, from the compiler's analysis of
 // the program's partition-ready variant (TUTTI_MODE=skmd builds it). Arguments the kernel
@@ -190,7 +190,7 @@ bool skmdLaunchAccess(const Command *cmd, std::vector<Access> &out) {
   if (!skmdLaunchShape(const_cast<Command *>(cmd), lim == sp->groupLimit.end() ? 0 : lim->second,
                        nd, scalars))
     return false;
-  const AccessMemo &memo = accessMemoOf(cmd->kernel, *info, nd, scalars);
+  const AccessMemo &memo = skmdWholeHulls(cmd->kernel, *info, nd, scalars);
   for (unsigned i = 0; i < cmd->args.size(); ++i) {
     const ArgValue &a = cmd->args[i];
     if (a.kind != ArgValue::Mem || !a.mem) continue;

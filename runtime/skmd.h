@@ -74,6 +74,12 @@ bool skmdLaunchShape(Command *cmd, size_t wgLimit, compiler::NDRange &nd,
 // the whole launch reads and writes, from the compiler's analysis, each launch shape's
 // evaluated once (_cl_kernel::accessMemo). False when the analysis cannot say.
 bool skmdLaunchAccess(const Command *cmd, std::vector<struct Access> &out);
+// That analysis itself: per argument, the whole launch's read and write hulls, evaluated
+// once per launch shape and kept on the kernel (the command graph and Algorithm 1's
+// bytes both ask for them at a shape's first launch).
+const struct AccessMemo &skmdWholeHulls(_cl_kernel *k, const compiler::KernelInfo &info,
+                                        const compiler::NDRange &nd, const compiler::ScalarArgs &scalars)
+    REQUIRES(apiMutex);
 
 // Whether splitting cmd's launch into these per-slot group counts (pieces in slot order)
 // would need a host merge: global atomics, or pieces whose write ranges overlap.

@@ -211,8 +211,16 @@ double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
 // units are not merged.
 std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                                const cc::ScalarArgs &scalars, uint64_t unit) {
-  uint64_t total = nd.totalGroups();
   std::vector<ArgBytes> out(cmd->args.size());
+  apiMutex.assertHeld();  // planning runs under it; the decision's callers are not annotated
+  // The command graph evaluated the whole launch's hulls when the launch was enqueued.
+  const AccessMemo &whole = skmdWholeHulls(cmd->kernel, info, nd, scalars);
+  auto wholeHull = [&](unsigned i, bool write) {
+    const AccessMemo::Hull &h = (write ? whole.write : whole.read)[i];
+    cc::ByteRange r;
+    r.known = h.known, r.begin = h.begin, r.end = h.end;
+    return r;
+  };
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
     auto &a = cmd->args[i];
     if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
@@ -224,11 +232,11 @@ std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const c
     cc::ByteRange one = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1);
     b.partial = one.known;
     if (b.read) {
-      b.readBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, total), a.mem);
+      b.readBytes = clampedBytes(wholeHull(i, false), a.mem);
       b.readOne = b.partial ? std::min(clampedBytes(one, a.mem), b.readBytes) : b.readBytes;
     }
     if (b.written) {
-      b.writeBytes = clampedBytes(cc::accessedRange(info, i, cc::AccessMode::Write, nd, scalars, 0, total), a.mem);
+      b.writeBytes = clampedBytes(wholeHull(i, true), a.mem);
       b.merged = ai.atomic || (unit == 0 && !cc::argWritesContiguous(info, i, nd, scalars));
     }
   }
