@@ -43,6 +43,7 @@ struct ArgBytes {
   bool mem = false, read = false, written = false;
   bool partial = false;  // read ranges follow the groups (else the whole input goes)
   bool merged = false;   // written atomically or not contiguously: a host merge
+  bool preLaunch = false;  // its pre-launch bytes priced as a merge's, without the merge (screening)
   double readBytes = 0, writeBytes = 0;
   double readOne = 0;  // bytes one group reads (partial): a stripe, or nearly all (matmul's B)
 };
@@ -209,18 +210,22 @@ double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
 
 // unit: cc::concatUnit of the launch; buffers whose writes concatenate in pieces of whole
 // units are not merged.
-std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
-                               const cc::ScalarArgs &scalars, uint64_t unit) {
+// Bytes from the whole launch's hulls alone, which the command graph evaluated when the
+// launch was enqueued: each group reading and writing its even share, nothing merged.
+// exact (a concatUnit) adds one group's reads and the merges, the analysis that
+// optimisticArgBytes leaves out.
+std::vector<ArgBytes> optimisticArgBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                                         const cc::ScalarArgs &scalars) {
   std::vector<ArgBytes> out(cmd->args.size());
   apiMutex.assertHeld();  // planning runs under it; the decision's callers are not annotated
-  // The command graph evaluated the whole launch's hulls when the launch was enqueued.
   const AccessMemo &whole = skmdWholeHulls(cmd->kernel, info, nd, scalars);
-  auto wholeHull = [&](unsigned i, bool write) {
+  auto hull = [&](unsigned i, bool write) {
     const AccessMemo::Hull &h = (write ? whole.write : whole.read)[i];
     cc::ByteRange r;
     r.known = h.known, r.begin = h.begin, r.end = h.end;
     return r;
   };
+  const double total = double(nd.totalGroups());
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
     auto &a = cmd->args[i];
     if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) continue;
@@ -229,16 +234,27 @@ std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const c
     b.mem = true;
     b.read = ai.read;
     b.written = ai.written || ai.atomic;
+    b.partial = true;
+    if (b.read) {
+      b.readBytes = clampedBytes(hull(i, false), a.mem);
+      b.readOne = b.readBytes / total;
+    }
+    if (b.written) b.writeBytes = clampedBytes(hull(i, true), a.mem);
+  }
+  return out;
+}
+
+std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
+                               const cc::ScalarArgs &scalars, uint64_t unit) {
+  std::vector<ArgBytes> out = optimisticArgBytes(cmd, info, nd, scalars);
+  for (unsigned i = 0; i < out.size(); ++i) {
+    ArgBytes &b = out[i];
+    if (!b.mem) continue;
+    const cc::ArgInfo &ai = info.args[i];
     cc::ByteRange one = cc::accessedRange(info, i, cc::AccessMode::Read, nd, scalars, 0, 1);
     b.partial = one.known;
-    if (b.read) {
-      b.readBytes = clampedBytes(wholeHull(i, false), a.mem);
-      b.readOne = b.partial ? std::min(clampedBytes(one, a.mem), b.readBytes) : b.readBytes;
-    }
-    if (b.written) {
-      b.writeBytes = clampedBytes(wholeHull(i, true), a.mem);
-      b.merged = ai.atomic || (unit == 0 && !cc::argWritesContiguous(info, i, nd, scalars));
-    }
+    if (b.read) b.readOne = b.partial ? std::min(clampedBytes(one, cmd->args[i].mem), b.readBytes) : b.readBytes;
+    if (b.written) b.merged = ai.atomic || (unit == 0 && !cc::argWritesContiguous(info, i, nd, scalars));
   }
   return out;
 }
@@ -275,8 +291,9 @@ void bytesModel(Command *cmd, const std::vector<ArgBytes> &ab, uint64_t total, i
       if (b.merged) {
         merged = true;
         mergeBytes += b.writeBytes;
-        c.inFixedBytes += b.writeBytes * stale;  // partial results start from the pre-launch bytes
       }
+      // partial results start from the pre-launch bytes
+      if (b.merged || b.preLaunch) c.inFixedBytes += b.writeBytes * stale;
     }
   }
 }
@@ -390,13 +407,25 @@ void placementKeyInto(Command *cmd, const KernelKnowledge &kk, const std::vector
   }
 }
 
+void argBytesKey(Command *cmd, const cc::NDRange &nd, const cc::ScalarArgs &scalars, std::vector<double> &key) {
+  std::vector<uint64_t> shape = launchShape(cmd, nd, scalars);
+  key.assign(shape.begin(), shape.end());
+  for (auto &a : cmd->args) key.push_back(a.kind == ArgValue::Mem && a.mem ? double(a.mem->size) : -1);
+}
+
+// Whether keptArgBytes holds this launch shape's analysis already.
+bool exactBytesKept(Command *cmd, const KernelKnowledge &kk, const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
+  static std::vector<double> key;  // g_mu held: kept storage
+  argBytesKey(cmd, nd, scalars, key);
+  return key == kk.bytesFor && kk.bytes.size() == cmd->args.size();
+}
+
 // The access analysis of this launch shape: kept per kernel, as it costs ~40 us for a 3-D
 // stencil (FDTD3d), more than the partitioning walk.
 const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
                                           const cc::NDRange &nd, const cc::ScalarArgs &scalars) {
-  std::vector<uint64_t> shape = launchShape(cmd, nd, scalars);
-  std::vector<double> key(shape.begin(), shape.end());
-  for (auto &a : cmd->args) key.push_back(a.kind == ArgValue::Mem && a.mem ? double(a.mem->size) : -1);
+  std::vector<double> key;
+  argBytesKey(cmd, nd, scalars, key);
   if (key != kk.bytesFor || kk.bytes.size() != cmd->args.size()) {
     HostSpan span("skmd decide: concat unit");
     kk.unit = cc::concatUnit(info, nd, scalars);
@@ -412,9 +441,10 @@ const std::vector<ArgBytes> &keptArgBytes(Command *cmd, KernelKnowledge &kk, con
 pf::PartitionRequest partitionRequest(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
                                       const cc::NDRange &nd, const cc::ScalarArgs &scalars,
                                       const std::vector<int> &usable,
-                                      const std::vector<DeviceTime> &times, bool &allModels) {
+                                      const std::vector<DeviceTime> &times, bool &allModels,
+                                      const std::vector<ArgBytes> *optimistic = nullptr) {
   uint64_t total = nd.totalGroups();
-  const std::vector<ArgBytes> &ab = keptArgBytes(cmd, kk, info, nd, scalars);
+  const std::vector<ArgBytes> &ab = optimistic ? *optimistic : keptArgBytes(cmd, kk, info, nd, scalars);
   pf::PartitionRequest req;
   req.totalGroups = total;
   bool merged = false;
@@ -448,7 +478,7 @@ pf::PartitionRequest partitionRequest(Command *cmd, KernelKnowledge &kk, const c
     req.devs.push_back(c);
   }
   req.contiguous = !merged;
-  req.unit = std::max<uint64_t>(kk.unit, 1);
+  req.unit = optimistic ? 1 : std::max<uint64_t>(kk.unit, 1);
   req.mergeSeconds = merged ? mergeBytes * double(usable.size()) / mergeBandwidth() : 0;
   return req;
 }
@@ -460,14 +490,56 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
   size_t nslots = cmd->q->ctx->slots.size();
   uint64_t total = nd.totalGroups();
   bool allModels = true;
+  Decision d;
+  d.groups.assign(nslots, 0);
+  const double minGain = double(settings().split_min_gain) / 100;
+  if (usable.size() == 2 && !exactBytesKept(cmd, kk, nd, scalars)) {
+    // Screening before the analysis of this shape (concatUnit and one group's reads: about
+    // 0.75 ms of FDTD3d's first launch on an H200 host, a launch Algorithm 1 keeps whole).
+    // Its bytes price a split at most what the analysis would: pieces read their even
+    // share (a group reads at least that much where hulls overlap or cover the buffer),
+    // at the finest unit, without merges; whole placement costs the same. It asks twice,
+    // as the analysis may find the outputs merged or not, which prices their pre-launch
+    // bytes for every device but a zero-copy one. Where both keep the launch whole on the
+    // same device, so would the analysed bytes (Partitioner.DearerPiecesNeverSplitWhat-
+    // EvenSharesKeepWhole; with three devices the walk may miss a split on the cheaper
+    // question that it finds on the dearer one, so those are analysed).
+    HostSpan screen("skmd decide: screening");
+    std::vector<ArgBytes> opt = optimisticArgBytes(cmd, info, nd, scalars);
+    auto keepsWhole = [&](const pf::PartitionResult &r) {
+      return !r.split || (r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain));
+    };
+    pf::PartitionResult o =
+        pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
+    bool whole = keepsWhole(o) && o.baseDevice >= 0;
+    if (whole && std::any_of(opt.begin(), opt.end(), [](const ArgBytes &b) { return b.written; })) {
+      for (ArgBytes &b : opt) b.preLaunch = b.written;
+      pf::PartitionResult m =
+          pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
+      whole = keepsWhole(m) && m.baseDevice == o.baseDevice;
+    }
+    const bool tooLittle = o.split;
+    if (whole) {
+      if (allModels) ++g_modelDecisions;
+      d.groups[usable[size_t(o.baseDevice)]] = total;
+      d.predictedSeconds = o.bestSingleSeconds;
+      if (tooLittle)
+        TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms at its least bytes against %.3f ms "
+                  "whole: too little gain (TUTTI_SPLIT_MIN_GAIN), runs whole before the shape's "
+                  "analysis", cmd->kernel->name.c_str(), o.predictedSeconds * 1e3, o.bestSingleSeconds * 1e3);
+      else
+        TUTTI_LOG(Debug, "kernel '%s': best single %.3f ms; a split does not pay even at its least "
+                  "bytes: runs whole before the shape's analysis", cmd->kernel->name.c_str(),
+                  o.bestSingleSeconds * 1e3);
+      return d;
+    }
+    allModels = true;
+  }
   pf::PartitionRequest req = partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels);
   HostSpan span("skmd decide: partition");
   pf::PartitionResult r = pf::partition(req);
   span.next(nullptr);
   if (allModels) ++g_modelDecisions;
-  Decision d;
-  d.groups.assign(nslots, 0);
-  const double minGain = double(settings().split_min_gain) / 100;
   if (r.split && r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain)) {
     TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms against %.3f ms whole: too little "
               "gain (TUTTI_SPLIT_MIN_GAIN), runs whole", cmd->kernel->name.c_str(),

