@@ -208,12 +208,8 @@ double clampedBytes(const cc::ByteRange &r, _cl_mem *m) {
   return double(std::min<uint64_t>(r.end, m->size) - std::min<uint64_t>(r.begin, m->size));
 }
 
-// unit: cc::concatUnit of the launch; buffers whose writes concatenate in pieces of whole
-// units are not merged.
 // Bytes from the whole launch's hulls alone, which the command graph evaluated when the
 // launch was enqueued: each group reading and writing its even share, nothing merged.
-// exact (a concatUnit) adds one group's reads and the merges, the analysis that
-// optimisticArgBytes leaves out.
 std::vector<ArgBytes> optimisticArgBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                                          const cc::ScalarArgs &scalars) {
   std::vector<ArgBytes> out(cmd->args.size());
@@ -244,6 +240,8 @@ std::vector<ArgBytes> optimisticArgBytes(Command *cmd, const cc::KernelInfo &inf
   return out;
 }
 
+// The analysed bytes: one group's reads, and merges. unit: cc::concatUnit of the launch;
+// buffers whose writes concatenate in pieces of whole units are not merged.
 std::vector<ArgBytes> argBytes(Command *cmd, const cc::KernelInfo &info, const cc::NDRange &nd,
                                const cc::ScalarArgs &scalars, uint64_t unit) {
   std::vector<ArgBytes> out = optimisticArgBytes(cmd, info, nd, scalars);
@@ -483,6 +481,47 @@ pf::PartitionRequest partitionRequest(Command *cmd, KernelKnowledge &kk, const c
   return req;
 }
 
+// Screening before the analysis of a launch shape (concatUnit and one group's reads: about
+// 0.75 ms of FDTD3d's first launch on an H200 host, a launch Algorithm 1 keeps whole). Its
+// bytes price a split at most what the analysis would: pieces read their even share (a
+// group reads at least that much where hulls overlap or cover the buffer), at the finest
+// unit, without merges; whole placement costs the same. It asks twice, as the analysis may
+// find the outputs merged or not, which prices their pre-launch bytes. Where both answers
+// keep the launch whole on the same device, so would the analysed bytes
+// (Partitioner.DearerPiecesNeverSplitWhatEvenSharesKeepWhole). Two devices only: with more,
+// the walk may miss a split on the cheaper question that it finds on the dearer one.
+// True: d is that whole placement.
+bool screenedWhole(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info, const cc::NDRange &nd,
+                   const cc::ScalarArgs &scalars, const std::vector<int> &usable,
+                   const std::vector<DeviceTime> &times, double minGain, Decision &d) {
+  HostSpan span("skmd decide: screening");
+  std::vector<ArgBytes> opt = optimisticArgBytes(cmd, info, nd, scalars);
+  auto keepsWhole = [&](const pf::PartitionResult &r) {
+    return !r.split || (r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain));
+  };
+  bool allModels = true;
+  pf::PartitionResult o = pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
+  if (!keepsWhole(o) || o.baseDevice < 0) return false;
+  if (std::any_of(opt.begin(), opt.end(), [](const ArgBytes &b) { return b.written; })) {
+    for (ArgBytes &b : opt) b.preLaunch = b.written;
+    pf::PartitionResult m =
+        pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
+    if (!keepsWhole(m) || m.baseDevice != o.baseDevice) return false;
+  }
+  if (allModels) ++g_modelDecisions;
+  d.groups[usable[size_t(o.baseDevice)]] = nd.totalGroups();
+  d.predictedSeconds = o.bestSingleSeconds;
+  if (o.split)
+    TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms at its least bytes against %.3f ms "
+              "whole: too little gain (TUTTI_SPLIT_MIN_GAIN), runs whole before the shape's "
+              "analysis", cmd->kernel->name.c_str(), o.predictedSeconds * 1e3, o.bestSingleSeconds * 1e3);
+  else
+    TUTTI_LOG(Debug, "kernel '%s': best single %.3f ms; a split does not pay even at its least "
+              "bytes: runs whole before the shape's analysis", cmd->kernel->name.c_str(),
+              o.bestSingleSeconds * 1e3);
+  return true;
+}
+
 Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info,
                     const cc::NDRange &nd, const cc::ScalarArgs &scalars,
                     const std::vector<int> &usable, const std::vector<DeviceTime> &times,
@@ -493,48 +532,9 @@ Decision algorithm1(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &inf
   Decision d;
   d.groups.assign(nslots, 0);
   const double minGain = double(settings().split_min_gain) / 100;
-  if (usable.size() == 2 && !exactBytesKept(cmd, kk, nd, scalars)) {
-    // Screening before the analysis of this shape (concatUnit and one group's reads: about
-    // 0.75 ms of FDTD3d's first launch on an H200 host, a launch Algorithm 1 keeps whole).
-    // Its bytes price a split at most what the analysis would: pieces read their even
-    // share (a group reads at least that much where hulls overlap or cover the buffer),
-    // at the finest unit, without merges; whole placement costs the same. It asks twice,
-    // as the analysis may find the outputs merged or not, which prices their pre-launch
-    // bytes for every device but a zero-copy one. Where both keep the launch whole on the
-    // same device, so would the analysed bytes (Partitioner.DearerPiecesNeverSplitWhat-
-    // EvenSharesKeepWhole; with three devices the walk may miss a split on the cheaper
-    // question that it finds on the dearer one, so those are analysed).
-    HostSpan screen("skmd decide: screening");
-    std::vector<ArgBytes> opt = optimisticArgBytes(cmd, info, nd, scalars);
-    auto keepsWhole = [&](const pf::PartitionResult &r) {
-      return !r.split || (r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain));
-    };
-    pf::PartitionResult o =
-        pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
-    bool whole = keepsWhole(o) && o.baseDevice >= 0;
-    if (whole && std::any_of(opt.begin(), opt.end(), [](const ArgBytes &b) { return b.written; })) {
-      for (ArgBytes &b : opt) b.preLaunch = b.written;
-      pf::PartitionResult m =
-          pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
-      whole = keepsWhole(m) && m.baseDevice == o.baseDevice;
-    }
-    const bool tooLittle = o.split;
-    if (whole) {
-      if (allModels) ++g_modelDecisions;
-      d.groups[usable[size_t(o.baseDevice)]] = total;
-      d.predictedSeconds = o.bestSingleSeconds;
-      if (tooLittle)
-        TUTTI_LOG(Debug, "kernel '%s': split predicted %.3f ms at its least bytes against %.3f ms "
-                  "whole: too little gain (TUTTI_SPLIT_MIN_GAIN), runs whole before the shape's "
-                  "analysis", cmd->kernel->name.c_str(), o.predictedSeconds * 1e3, o.bestSingleSeconds * 1e3);
-      else
-        TUTTI_LOG(Debug, "kernel '%s': best single %.3f ms; a split does not pay even at its least "
-                  "bytes: runs whole before the shape's analysis", cmd->kernel->name.c_str(),
-                  o.bestSingleSeconds * 1e3);
-      return d;
-    }
-    allModels = true;
-  }
+  if (usable.size() == 2 && !exactBytesKept(cmd, kk, nd, scalars) &&
+      screenedWhole(cmd, kk, info, nd, scalars, usable, times, minGain, d))
+    return d;
   pf::PartitionRequest req = partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels);
   HostSpan span("skmd decide: partition");
   pf::PartitionResult r = pf::partition(req);
