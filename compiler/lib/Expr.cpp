@@ -31,14 +31,18 @@ I128 sminOf(unsigned w) { return -(((I128)1) << (w - 1)); }
 Interval point(I128 v) { return {v, v}; }
 Interval iadd(Interval a, Interval b) { return {a.lo + b.lo, a.hi + b.hi}; }
 
-// Saturating multiply so that absurd intervals cannot overflow __int128.
+// Saturating multiply so that absurd intervals cannot overflow __int128: a product whose
+// magnitude passes 2^100 becomes +-2^100. Operands that fit 64 bits (nearly all) multiply
+// without an overflow check; a 128-bit division per product was a sixth of a range's
+// evaluation.
 I128 smul(I128 a, I128 b) {
   const I128 lim = ((I128)1) << 100;
   if (a == 0 || b == 0) return 0;
-  auto mag = [](I128 x) { return x < 0 ? -x : x; };
-  if (mag(a) >= lim || mag(b) >= lim || mag(a) > lim / mag(b))
-    return ((a < 0) != (b < 0)) ? -lim : lim;
-  return a * b;
+  I128 p;
+  if ((int64_t)a == a && (int64_t)b == b) p = a * b;
+  else if (__builtin_mul_overflow(a, b, &p)) p = lim + 1;
+  if (p > lim || p < -lim) return ((a < 0) != (b < 0)) ? -lim : lim;
+  return p;
 }
 
 Interval imul(Interval a, Interval b) {
@@ -348,6 +352,20 @@ struct Evaluator {
     anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2] || !e.clips.empty();
   }
 
+  // A polynomial's linear terms by variable atom: few, so a flat list (a std::map allocated
+  // per term). Sums of exact intervals do not depend on their order.
+  struct Linear {
+    std::vector<std::pair<uint32_t, Interval>> terms;
+    void add(uint32_t key, Interval coef) {
+      for (auto &t : terms)
+        if (t.first == key) {
+          t.second = iadd(t.second, coef);
+          return;
+        }
+      terms.emplace_back(key, coef);
+    }
+  };
+
   // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
   static constexpr uint32_t kGidAtom = 0x80000000u;
   // Pseudo atom standing for env.clips[i].first (bit 30 set).
@@ -368,7 +386,7 @@ struct Evaluator {
   // each clipped node E, adding c*K*E to `linear` with E's clipped interval.
   // The subtraction is exact algebra; only the variable monomials of
   // c*K*poly(E) must all be present, so that the remainder loses them.
-  bool foldClips(std::vector<Mono> &work, std::map<uint32_t, Interval> &linear) {
+  bool foldClips(std::vector<Mono> &work, Linear &linear) {
     for (size_t ci = 0; ci < env.clips.size(); ++ci) {
       const Poly &pe = d.poly(env.clips[ci].first);
       std::vector<const Mono *> vm;
@@ -418,9 +436,7 @@ struct Evaluator {
             if (!hit) work.push_back({q.atoms, -q.coef});
           }
           uint32_t key = kClipAtom | (uint32_t)ci;
-          auto it = linear.find(key);
-          if (it == linear.end()) linear.emplace(key, coef);
-          else it->second = iadd(it->second, coef);
+          linear.add(key, coef);
           folded = true;
           break;
         }
@@ -436,8 +452,14 @@ struct Evaluator {
   // without variables) by c*K*gid_d, where gid_d is clipped. Returns the
   // monomials left over and adds the replaced terms to `linear`.
   bool foldGids(const Poly &p, std::vector<const Mono *> &rest,
-                std::map<uint32_t, Interval> &linear) {
-    std::vector<uint8_t> used(p.monos.size(), 0);
+                Linear &linear) {
+    // Evaluated for every polynomial of a clipped box (a stencil's reads: FDTD3d's whole
+    // read hull took 118 us on the dev VM): no heap allocation per monomial below.
+    constexpr size_t kSmall = 64;
+    uint8_t usedBuf[kSmall] = {};
+    std::vector<uint8_t> usedBig;
+    uint8_t *used = usedBuf;
+    if (p.monos.size() > kSmall) used = (usedBig.assign(p.monos.size(), 0), usedBig.data());
     for (size_t i = 0; i < p.monos.size(); ++i) {
       if (used[i]) continue;
       const Mono &m = p.monos[i];
@@ -452,39 +474,56 @@ struct Evaluator {
       }
       if (lidPos < 0 || other) continue;
       const Node &lid = d.nodes[m.atoms[lidPos]];
-      auto id = [&](Sym s) { return d.symNode(s, lid.idx, lid.width); };
-      int64_t grp = id(Sym::GroupId), elsz = id(Sym::EnqLocalSize), goff = id(Sym::GlobalOffset);
-      if (grp < 0 || elsz < 0 || goff < 0) continue;
-      std::vector<uint32_t> K = m.atoms;
-      K.erase(K.begin() + lidPos);
-      std::vector<uint32_t> t1 = K, t2 = K;
-      t1.push_back((uint32_t)grp);
-      t1.push_back((uint32_t)elsz);
-      t2.push_back((uint32_t)goff);
-      std::sort(t1.begin(), t1.end());
-      std::sort(t2.begin(), t2.end());
+      const GidSyms &g = gidSyms(m.atoms[lidPos], lid);
+      if (g.grp < 0 || g.elsz < 0 || g.goff < 0) continue;
+      // K: m's atoms without the local id; the partners are K*grp*elsz and K*goff.
+      if (m.atoms.size() + 1 > kSmall) continue;
+      uint32_t t1[kSmall], t2[kSmall];
+      size_t nk = 0;
+      for (size_t k = 0; k < m.atoms.size(); ++k)
+        if ((int)k != lidPos) t1[nk] = t2[nk] = m.atoms[k], ++nk;
+      t1[nk] = (uint32_t)g.grp, t1[nk + 1] = (uint32_t)g.elsz, t2[nk] = (uint32_t)g.goff;
+      std::sort(t1, t1 + nk + 2);
+      std::sort(t2, t2 + nk + 1);
+      auto same = [](const std::vector<uint32_t> &v, const uint32_t *t, size_t n) {
+        return v.size() == n && std::equal(v.begin(), v.end(), t);
+      };
       size_t j1 = p.monos.size(), j2 = p.monos.size();
       for (size_t j = 0; j < p.monos.size(); ++j) {
         if (used[j] || j == i || p.monos[j].coef != m.coef) continue;
-        if (p.monos[j].atoms == t1) j1 = j;
-        else if (p.monos[j].atoms == t2) j2 = j;
+        if (same(p.monos[j].atoms, t1, nk + 2)) j1 = j;
+        else if (same(p.monos[j].atoms, t2, nk + 1)) j2 = j;
       }
       if (j1 == p.monos.size() || j2 == p.monos.size()) continue;
       Interval coef = point(m.coef);
-      for (uint32_t a : K) {
-        auto v = atom(a);
+      for (size_t k = 0; k < m.atoms.size(); ++k) {
+        if ((int)k == lidPos) continue;
+        auto v = atom(m.atoms[k]);
         if (!v) return false;
         coef = imul(coef, *v);
       }
       used[i] = used[j1] = used[j2] = 1;
       uint32_t key = kGidAtom | lid.idx;
-      auto it = linear.find(key);
-      if (it == linear.end()) linear.emplace(key, coef);
-      else it->second = iadd(it->second, coef);
+      linear.add(key, coef);
     }
     for (size_t i = 0; i < p.monos.size(); ++i)
       if (!used[i]) rest.push_back(&p.monos[i]);
     return true;
+  }
+
+  // The group id, enqueued local size and global offset nodes of a local id's dimension
+  // and width (ExprData::symNode looks each up in a map), per local-id node.
+  struct GidSyms {
+    uint32_t lidNode;
+    int64_t grp, elsz, goff;
+  };
+  std::vector<GidSyms> gidSymsKnown;
+  const GidSyms &gidSyms(uint32_t lidNode, const Node &lid) {
+    for (const GidSyms &g : gidSymsKnown)
+      if (g.lidNode == lidNode) return g;
+    auto id = [&](Sym s) { return d.symNode(s, lid.idx, lid.width); };
+    gidSymsKnown.push_back({lidNode, id(Sym::GroupId), id(Sym::EnqLocalSize), id(Sym::GlobalOffset)});
+    return gidSymsKnown.back();
   }
 
   bool fits(const Interval &v, bool sgn, unsigned w) {
@@ -585,8 +624,9 @@ struct Evaluator {
       if (!v || !fits(*v, c.is_signed, c.width)) return std::nullopt;
     }
     Interval sum = point(0);
-    std::map<uint32_t, Interval> linear;
+    Linear linear;
     std::vector<const Mono *> monos;
+    monos.reserve(p.monos.size());
     Poly folded;
     if (anyClip) {
       const Poly *src = &p;
@@ -604,29 +644,23 @@ struct Evaluator {
       Interval coef = point(m.coef);
       int nvar = 0;
       uint32_t var = 0;
-      bool nonlin = false;
-      std::vector<uint32_t> vars;
       for (uint32_t a : m.atoms) {
         if (d.dependsOnVar(a)) {
-          vars.push_back(a);
+          if (!nvar++) var = a;
           continue;
         }
         auto v = atom(a);
         if (!v) return std::nullopt;
         coef = imul(coef, *v);
       }
-      nvar = (int)vars.size();
-      if (nvar == 1) var = vars[0];
-      if (nvar > 1) nonlin = true;
       if (nvar == 0) {
         sum = iadd(sum, coef);
-      } else if (!nonlin) {
-        auto it = linear.find(var);
-        if (it == linear.end()) linear.emplace(var, coef);
-        else it->second = iadd(it->second, coef);
+      } else if (nvar == 1) {
+        linear.add(var, coef);
       } else {
         Interval prod = coef;
-        for (uint32_t a : vars) {
+        for (uint32_t a : m.atoms) {
+          if (!d.dependsOnVar(a)) continue;
           auto v = atom(a);
           if (!v) return std::nullopt;
           prod = imul(prod, *v);
@@ -634,7 +668,7 @@ struct Evaluator {
         sum = iadd(sum, prod);
       }
     }
-    for (auto &[var, coef] : linear) {
+    for (auto &[var, coef] : linear.terms) {
       auto v = (var & kGidAtom)    ? std::optional<Interval>(env.gid[var & 3])
                : (var & kClipAtom) ? std::optional<Interval>(env.clips[var & 0xFFFFu].second)
                                    : atom(var);

@@ -281,9 +281,12 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
   if (acc.empty() || count == 0) return r;
   auto args = interpretArgs(k, sargs);
   Env base = baseEnv(full, &args);
-  std::vector<std::vector<const detail::GidGuard *>> guards(d.accesses.size());
+  // The guards of the accesses asked about only (a kernel may have thousands of others).
+  std::vector<std::vector<const detail::GidGuard *>> guards(acc.size());
+  std::vector<int32_t> pos(d.accesses.size(), -1);
+  for (size_t i = 0; i < acc.size(); ++i) pos[size_t(acc[i] - d.accesses.data())] = int32_t(i);
   for (const detail::GidGuard &g : d.gid_guards)
-    if (g.access < guards.size()) guards[g.access].push_back(&g);
+    if (g.access < pos.size() && pos[g.access] >= 0) guards[size_t(pos[g.access])].push_back(&g);
   I128 lo = 0, hi = 0;
   bool any = false;
   for (const SubLaunch &s : planPartialLaunch(full, first, count, false)) {
@@ -298,10 +301,11 @@ ByteRange accessedRange(const KernelInfo &k, unsigned arg, AccessMode mode, cons
     bool runs = false;
     Env ea;
     std::optional<detail::Evaluation> over;
-    for (const Access *a : acc) {
+    for (size_t ai = 0; ai < acc.size(); ++ai) {
+      const Access *a = acc[ai];
       // the access's global-id guards, evaluated over the whole box, clip
       // the global ids (and the groups) of the work-items that run it
-      const std::vector<const detail::GidGuard *> &g = guards[a - d.accesses.data()];
+      const std::vector<const detail::GidGuard *> &g = guards[ai];
       if (!clippedFor || g != *clippedFor) {
         clippedFor = &g;
         over.reset();
