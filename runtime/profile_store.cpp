@@ -326,12 +326,11 @@ std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId
     auto samples = fewPerPoint(std::move(all));
     if (!samples.empty()) {
       // A fit of 64 samples took ~100 ms per kernel and device inside clBuildProgram
-      // (FDTD3d's build under SKMD on the dev VM: 209 ms against 3.5 whole); the last fit is
-      // stored under the key of its input.
-      // Runs that split a kernel add samples at new points (their pieces' group counts),
-      // so its input changes from run to run: the last run's fit serves this build, and
-      // the new one is made off the build's path for the next (validation runs, which must
-      // measure the database as it is, fit here).
+      // (FDTD3d's build under SKMD on the dev VM: 209 ms against 3.5 whole), so the last fit
+      // is stored under the key of its input. Runs that split a kernel add samples at new
+      // points (their pieces' group counts), so its input changes from run to run: the last
+      // run's fit then serves this build, and the new one is made off the build's path for
+      // the next (validation runs, which must measure the database as it is, fit here).
       const std::string fitKey = pf::TimeModel::fitKey(samples);
       const pf::ProfileDB::StoredFit stored = db.fittedModel(kernelId, deviceId);
       pf::TimeModel tm;

@@ -474,7 +474,7 @@ struct Evaluator {
       }
       if (lidPos < 0 || other) continue;
       const Node &lid = d.nodes[m.atoms[lidPos]];
-      const GidSyms &g = gidSyms(m.atoms[lidPos], lid);
+      const GidSyms g = gidSyms(m.atoms[lidPos], lid);  // a copy: atom() below may add to the list
       if (g.grp < 0 || g.elsz < 0 || g.goff < 0) continue;
       // K: m's atoms without the local id; the partners are K*grp*elsz and K*goff.
       if (m.atoms.size() + 1 > kSmall) continue;
