@@ -499,14 +499,21 @@ bool screenedWhole(Command *cmd, KernelKnowledge &kk, const cc::KernelInfo &info
   auto keepsWhole = [&](const pf::PartitionResult &r) {
     return !r.split || (r.baseDevice >= 0 && r.predictedSeconds > r.bestSingleSeconds * (1 - minGain));
   };
+  auto analysed = [&](const char *why) {
+    TUTTI_LOG(Debug, "kernel '%s': screening on even shares: %s; the shape is analysed",
+              cmd->kernel->name.c_str(), why);
+    return false;
+  };
   bool allModels = true;
   pf::PartitionResult o = pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
-  if (!keepsWhole(o) || o.baseDevice < 0) return false;
+  if (!keepsWhole(o) || o.baseDevice < 0) return analysed("a split may pay");
   if (std::any_of(opt.begin(), opt.end(), [](const ArgBytes &b) { return b.written; })) {
     for (ArgBytes &b : opt) b.preLaunch = b.written;
     pf::PartitionResult m =
         pf::partition(partitionRequest(cmd, kk, info, nd, scalars, usable, times, allModels, &opt));
-    if (!keepsWhole(m) || m.baseDevice != o.baseDevice) return false;
+    if (!keepsWhole(m)) return analysed("a split may pay if the outputs are merged");
+    if (m.baseDevice != o.baseDevice)
+      return analysed("whole on one device, or another if the outputs are merged");
   }
   if (allModels) ++g_modelDecisions;
   d.groups[usable[size_t(o.baseDevice)]] = nd.totalGroups();
