@@ -169,6 +169,10 @@ const AccessMemo &skmdWholeHulls(_cl_kernel *k, const cc::KernelInfo &info, cons
   return memos.front();
 }
 
+cc::ByteRange skmdHull(const AccessMemo &memo, unsigned arg, bool write) {
+  return byteRange((write ? memo.write : memo.read)[arg]);
+}
+
 // The command graph's view of a launch (access.h): per buffer argument, the hull of the
 // bytes the whole launch reads and of those it writes, from the compiler's analysis of
 // the program's partition-ready variant (TUTTI_MODE=skmd builds it). Arguments the kernel

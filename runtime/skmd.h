@@ -17,6 +17,7 @@
 namespace tutti::compiler {
 struct KernelInfo;
 struct NDRange;
+struct ByteRange;
 struct ScalarArgs;
 }  // namespace tutti::compiler
 
@@ -80,6 +81,8 @@ bool skmdLaunchAccess(const Command *cmd, std::vector<struct Access> &out);
 const struct AccessMemo &skmdWholeHulls(_cl_kernel *k, const compiler::KernelInfo &info,
                                         const compiler::NDRange &nd, const compiler::ScalarArgs &scalars)
     REQUIRES(apiMutex);
+// One argument's hull from that memo (write: its write hull, else its read hull).
+compiler::ByteRange skmdHull(const struct AccessMemo &memo, unsigned arg, bool write);
 
 // Whether splitting cmd's launch into these per-slot group counts (pieces in slot order)
 // would need a host merge: global atomics, or pieces whose write ranges overlap.

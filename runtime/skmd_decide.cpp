@@ -215,12 +215,6 @@ std::vector<ArgBytes> optimisticArgBytes(Command *cmd, const cc::KernelInfo &inf
   std::vector<ArgBytes> out(cmd->args.size());
   apiMutex.assertHeld();  // planning runs under it; the decision's callers are not annotated
   const AccessMemo &whole = skmdWholeHulls(cmd->kernel, info, nd, scalars);
-  auto hull = [&](unsigned i, bool write) {
-    const AccessMemo::Hull &h = (write ? whole.write : whole.read)[i];
-    cc::ByteRange r;
-    r.known = h.known, r.begin = h.begin, r.end = h.end;
-    return r;
-  };
   const double total = double(nd.totalGroups());
   for (unsigned i = 0; i < cmd->args.size() && i < info.args.size(); ++i) {
     auto &a = cmd->args[i];
@@ -232,10 +226,10 @@ std::vector<ArgBytes> optimisticArgBytes(Command *cmd, const cc::KernelInfo &inf
     b.written = ai.written || ai.atomic;
     b.partial = true;
     if (b.read) {
-      b.readBytes = clampedBytes(hull(i, false), a.mem);
+      b.readBytes = clampedBytes(skmdHull(whole, i, false), a.mem);
       b.readOne = b.readBytes / total;
     }
-    if (b.written) b.writeBytes = clampedBytes(hull(i, true), a.mem);
+    if (b.written) b.writeBytes = clampedBytes(skmdHull(whole, i, true), a.mem);
   }
   return out;
 }

@@ -51,9 +51,10 @@ double rawTerm(const Candidate& c, double x, const Features& f) {
   return groupPart(c.g.shape, c.g.a, c.g.b, x) * t.featurePart(f);
 }
 
-// Every sample has the same known cost per work-item and the same work-group size.
+// What a fit reads (TimeModel::fit and keepSamples): a positive, finite time of some groups.
 bool usableSample(const KernelSample& s) { return s.groups > 0 && s.seconds > 0 && std::isfinite(s.seconds); }
 
+// Every sample has the same known cost per work-item and the same work-group size.
 bool sameWorkPerGroup(const std::vector<const KernelSample*>& samples) {
   if (samples.empty()) return false;
   const KernelSample& first = *samples.front();
