@@ -10,6 +10,7 @@
 #include "memory.h"
 #include "icd.h"
 #include "log.h"
+#include "reaper.h"
 #include "settings.h"
 #include "staging.h"
 #include "watcher.h"
@@ -70,9 +71,16 @@ void releaseSlots(_cl_context *ctx) {
     if (s.queue) {
       icd(s.queue).clFinish(s.queue);
       stopWatcher(s);  // it holds events of the queue
-      icd(s.queue).clReleaseCommandQueue(s.queue);
     }
-    if (s.ctx) icd(s.ctx).clReleaseContext(s.ctx);
+    auto release = [q = s.queue, c = s.ctx] {
+      if (q) icd(q).clReleaseCommandQueue(q);
+      if (c) icd(c).clReleaseContext(c);
+    };
+    // A GPU's go after its staging's job, off the app's path (reaper.h). A CPU driver's
+    // take microseconds, and PoCL has asserted when threads released its objects at once
+    // (tests/api: api_native_soak), so they go now.
+    if (s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) reapLater(release);
+    else release();
   }
   ctx->slots.clear();
 }

@@ -32,6 +32,7 @@
 #include "host_copy.h"
 #include "memory.h"
 #include "pinned_ring.h"
+#include "reaper.h"
 #include "skmd.h"
 #include "icd.h"
 #include "real_event.h"
@@ -423,18 +424,20 @@ void finishStagedCopies(DeviceSlot &s) {
 void stopStaging(DeviceSlot &s) {
   if (!s.staging) return;
   finishStagedCopies(s);
-  Staging &st = *s.staging;
-  if (st.ringMaker.joinable()) st.ringMaker.join();
-  else if (st.allocator.joinable()) st.allocator.join();
-  settleAll(st, CL_SUCCESS);
-  st.rings.clear();  // unmapped through ownQueue, released below
-  for (auto &r : st.regions) {
-    if (r.p) icd(st.ownQueue).clEnqueueUnmapMemObject(st.ownQueue, r.buf, r.p, 0, nullptr, nullptr);
-    if (st.ownQueue) icd(st.ownQueue).clFinish(st.ownQueue);
-    if (r.buf) icd(r.buf).clReleaseMemObject(r.buf);
-  }
-  if (st.ownQueue) icd(st.ownQueue).clReleaseCommandQueue(st.ownQueue);
-  s.staging.reset();
+  // The threads may still be pinning (a tiny app releases its context within
+  // milliseconds of making it): the reaper waits for them, and unpins.
+  reapLater([st = std::move(s.staging)] {
+    if (st->ringMaker.joinable()) st->ringMaker.join();
+    else if (st->allocator.joinable()) st->allocator.join();
+    settleAll(*st, CL_SUCCESS);
+    st->rings.clear();  // unmapped through ownQueue, released below
+    for (auto &r : st->regions) {
+      if (r.p) icd(st->ownQueue).clEnqueueUnmapMemObject(st->ownQueue, r.buf, r.p, 0, nullptr, nullptr);
+      if (st->ownQueue) icd(st->ownQueue).clFinish(st->ownQueue);
+      if (r.buf) icd(r.buf).clReleaseMemObject(r.buf);
+    }
+    if (st->ownQueue) icd(st->ownQueue).clReleaseCommandQueue(st->ownQueue);
+  });
 }
 
 std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q, uint64_t runBytes) {
