@@ -12,10 +12,13 @@
 
 namespace tutti {
 
-// Runs fn on the reaper thread after the jobs posted before it; now, where no thread can
-// be started. A backlog of jobs is waited for first, so apps that make and drop contexts
-// in a loop do not pile up device memory.
-void reapLater(std::function<void()> fn);
+// Runs fn on the reaper thread after the jobs posted before it, once a grace period has
+// passed (so that an exiting process drops it); now, where no thread can be started or
+// the process is exiting. A process that exits before fn began runs atExit instead (if
+// given: what must not be left running, such as joining threads that call a driver). A
+// backlog of jobs is waited for first, so apps that make and drop contexts in a loop do
+// not pile up device memory.
+void reapLater(std::function<void()> fn, std::function<void()> atExit = {});
 // Returns once every job posted before the call has run (or been dropped at exit).
 void reapAll();
 

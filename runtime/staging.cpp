@@ -426,9 +426,13 @@ void stopStaging(DeviceSlot &s) {
   finishStagedCopies(s);
   // The threads may still be pinning (a tiny app releases its context within
   // milliseconds of making it): the reaper waits for them, and unpins.
-  reapLater([st = std::move(s.staging)] {
-    if (st->ringMaker.joinable()) st->ringMaker.join();
+  std::shared_ptr<Staging> st = std::move(s.staging);
+  auto joinThreads = [st] {
+    if (st->ringMaker.joinable()) st->ringMaker.join();  // it joins the allocator
     else if (st->allocator.joinable()) st->allocator.join();
+  };
+  reapLater([st, joinThreads] {
+    joinThreads();
     settleAll(*st, CL_SUCCESS);
     st->rings.clear();  // unmapped through ownQueue, released below
     for (auto &r : st->regions) {
@@ -437,7 +441,7 @@ void stopStaging(DeviceSlot &s) {
       if (r.buf) icd(r.buf).clReleaseMemObject(r.buf);
     }
     if (st->ownQueue) icd(st->ownQueue).clReleaseCommandQueue(st->ownQueue);
-  });
+  }, joinThreads);
 }
 
 std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q, uint64_t runBytes) {

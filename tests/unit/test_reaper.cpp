@@ -1,6 +1,6 @@
 // test_reaper.cpp - the reaper (runtime/reaper.h) runs its jobs in order off the caller's
-// thread, makes a caller wait behind a backlog, and at exit waits for the job it runs
-// but drops the ones not begun.
+// thread after a grace period, makes a caller wait behind a backlog, and at exit waits for
+// the job it runs but drops the ones not begun, running their exit parts instead.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -61,8 +61,10 @@ TEST(Reaper, ExitWaitsForTheRunningJobAndDropsTheRest) {
   const std::string dir = ::testing::TempDir();
   const std::string first = dir + "tutti_reaper_first";
   const std::string second = dir + "tutti_reaper_second";
+  const std::string secondAtExit = dir + "tutti_reaper_second_at_exit";
   std::remove(first.c_str());
   std::remove(second.c_str());
+  std::remove(secondAtExit.c_str());
   auto touch = [](const std::string &path) {
     if (FILE *f = std::fopen(path.c_str(), "w")) std::fclose(f);
   };
@@ -74,13 +76,34 @@ TEST(Reaper, ExitWaitsForTheRunningJobAndDropsTheRest) {
           std::this_thread::sleep_for(300ms);
           touch(first);
         });
-        reapLater([&] { touch(second); });
+        reapLater([&] { touch(second); }, [&] { touch(secondAtExit); });
         while (!started) std::this_thread::sleep_for(1ms);
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
   EXPECT_EQ(access(first.c_str(), F_OK), 0) << "exit did not wait for the job under way";
   EXPECT_NE(access(second.c_str(), F_OK), 0) << "a job not begun ran at exit";
+  EXPECT_EQ(access(secondAtExit.c_str(), F_OK), 0) << "a dropped job's exit part did not run";
   std::remove(first.c_str());
   std::remove(second.c_str());
+  std::remove(secondAtExit.c_str());
+}
+
+TEST(Reaper, AJobWaitsItsGraceUnlessSomeoneWaitsForIt) {
+  std::atomic<bool> ran{false};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<long> tookMs{-1};
+  reapLater([&] {
+    tookMs = long(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+    ran = true;
+  });
+  std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(ran.load()) << "ran within 20 ms of being posted";
+  reapAll();  // hurries it
+  EXPECT_TRUE(ran.load());
+  EXPECT_LT(tookMs.load(), 90) << "reapAll waited out the grace period";
+  std::atomic<bool> later{false};
+  reapLater([&] { later = true; });
+  for (int i = 0; i < 300 && !later; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_TRUE(later.load()) << "a job never ran without reapAll";
 }
