@@ -5,6 +5,8 @@
 // ENQUEUE_RATE_FINISH_EVERY=K adds a clFinish after every K launches: the steady state where
 // completions keep up with the launches (for an instruction profile under callgrind, whose
 // one-thread-at-a-time scheduling otherwise leaves every launch in flight).
+// ENQUEUE_RATE_PROFILING=1 makes the queue a profiling one (Tutti's real queues are): what
+// that alone costs a driver per launch, with no event asked for.
 #include "empty_kernel.h"
 
 #include <chrono>
@@ -16,7 +18,9 @@ int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 20000;
   EmptyKernel ek;
   bool chain = argc > 3 && std::strcmp(argv[3], "chain") == 0;
-  if (!ek.open(argc > 2 ? argv[2] : "", 0, chain)) return 2;
+  const char *prof = std::getenv("ENQUEUE_RATE_PROFILING");
+  const cl_command_queue_properties props = prof && std::atoi(prof) ? CL_QUEUE_PROFILING_ENABLE : 0;
+  if (!ek.open(argc > 2 ? argv[2] : "", props, chain)) return 2;
   char dev[256] = "";
   clGetDeviceInfo(ek.device, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
   cl_command_queue q = ek.queue;
