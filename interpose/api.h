@@ -56,7 +56,7 @@ cl_int checkWaitList(cl_context ctx, cl_uint n, const cl_event *list, std::vecto
 cl_int checkDeviceList(cl_uint n, const cl_device_id *list);
 
 // Creates the event the app asked for (if any) and returns the internal one.
-_cl_event *commandEvent(_cl_command_queue *q, cl_command_type type);
+_cl_event *commandEvent(_cl_command_queue *q, cl_command_type type, bool handle = true);
 // Enqueues and hands the event to the app (event may be NULL); for blocking commands
 // waits for completion and returns its status.
 cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits, cl_event *event,
@@ -75,11 +75,12 @@ struct SCOPED_CAPABILITY Enqueue {
     else err = checkWaitList(q->ctx, n, list, waits);
   }
   ~Enqueue() RELEASE() {}  // `lock` lets go
-  Command *command(cl_command_queue q, CmdKind kind, cl_command_type type) {
+  // handle: false where the app asked for no event (see newEvent).
+  Command *command(cl_command_queue q, CmdKind kind, cl_command_type type, bool handle = true) {
     auto *c = runtime().newCommand();
     c->kind = kind;
     c->q = q;
-    c->ev = commandEvent(q, type);
+    c->ev = commandEvent(q, type, handle);
     return c;
   }
   void hold(Command *c, _cl_mem *m) {

@@ -115,7 +115,7 @@ cl_int enqueueKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t 
     TUTTI_LOG(Error, "clEnqueueNDRangeKernel: %s", why.c_str());
     return perr;
   }
-  Command *c = e.command(q, empty ? CmdKind::Marker : CmdKind::Kernel, type);
+  Command *c = e.command(q, empty ? CmdKind::Marker : CmdKind::Kernel, type, event != nullptr);
   if (!empty) {
     c->kernel = k;
     runtime().retain(k);

@@ -15,8 +15,8 @@ cl_int checkWaitList(cl_context ctx, cl_uint n, const cl_event *list, std::vecto
   return CL_SUCCESS;
 }
 
-_cl_event *commandEvent(_cl_command_queue *q, cl_command_type type) {
-  return runtime().newEvent(q->ctx, q, type);
+_cl_event *commandEvent(_cl_command_queue *q, cl_command_type type, bool handle) {
+  return runtime().newEvent(q->ctx, q, type, handle);
 }
 
 cl_int submit(ApiLock &lock, Command *cmd, const std::vector<_cl_event *> &waits, cl_event *event,

@@ -42,6 +42,8 @@ class Watcher;       // watcher.cpp
 // frees an event, and malloc's coalescing of those frees cost more than the launch.
 void *objectAlloc(size_t n);
 void quarantineFree(void *p, size_t n);
+// Memory of an object no handle ever named: reused by the next objectAlloc of its size.
+void freeObject(void *p, size_t n);
 
 struct ObjectHeader {
   static void *operator new(size_t n) { return objectAlloc(n); }
@@ -50,6 +52,9 @@ struct ObjectHeader {
   ObjType objType;
   cl_uint refs GUARDED_BY(apiMutex) = 1;      // the application's references (CL_*_REFERENCE_COUNT)
   cl_uint internal GUARDED_BY(apiMutex) = 0;  // Tutti's own references (pending commands, children)
+  // In the handle registry. A launch's event that the app did not ask for is never a handle
+  // (newEvent): it skips the registry, and its memory is reused at once (freeObject).
+  bool registered = true;
   explicit ObjectHeader(ObjType t) : dispatch(dispatchTable()), objType(t) {}
 };
 
@@ -328,6 +333,14 @@ struct _cl_kernel : tutti::ObjectHeader {
   // skmd.cpp (launchAccess), under the API lock: the compiler's access hulls of the
   // kernel's latest launch shapes, newest first, so a repeated launch evaluates none.
   std::vector<tutti::AccessMemo> accessMemo GUARDED_BY(tutti::apiMutex);
+  // placement.cpp (fitMask), under the API lock: which slots the latest arguments' buffers
+  // fit, and those buffers (root, size) in argument order, so a repeated launch compares
+  // them instead of summing them per slot three times.
+  struct FitMemo {
+    std::vector<std::pair<const _cl_mem *, size_t>> roots;
+    uint64_t mask = 0;
+    bool valid = false;
+  } fitMemo GUARDED_BY(tutti::apiMutex);
   // mkmd_plan.cpp (mkmdTiny), under the API lock: the verdict on the latest launch shape.
   struct TinyMemo {
     cl_uint dim = 0;

@@ -14,15 +14,17 @@ namespace {
 
 unsigned g_roundRobin = 0;
 
-bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
+inline _cl_mem *rootBuffer(const ArgValue &a) {
+  if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) return nullptr;
+  return a.mem->parent ? a.mem->parent : a.mem;
+}
+
+bool fitsNow(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
   if (!k->real[slot]) return false;
   BackingDevice *d = k->program->ctx->slots[slot].dev;
-  // Runs twice per launch: each distinct root buffer counted once, without a set's
-  // allocations (kernels have a handful of arguments).
-  auto root = [](const ArgValue &a) -> _cl_mem * {
-    if (a.kind != ArgValue::Mem || !a.mem || a.mem->isImage()) return nullptr;
-    return a.mem->parent ? a.mem->parent : a.mem;
-  };
+  // Each distinct root buffer counted once, without a set's allocations (kernels have a
+  // handful of arguments).
+  auto root = rootBuffer;
   cl_ulong total = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     _cl_mem *m = root(args[i]);
@@ -32,6 +34,41 @@ bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
     total += m->size;
   }
   return !d->globalMem || total <= d->globalMem;
+}
+
+__attribute__((noinline)) uint64_t refit(_cl_kernel *k, const std::vector<ArgValue> &args) {
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
+  auto &m = k->fitMemo;
+  m.roots.clear();
+  for (const ArgValue &a : args)
+    if (const _cl_mem *r = rootBuffer(a)) m.roots.push_back({r, r->size});
+  m.mask = 0;
+  for (int s = 0; s < int(std::min<size_t>(k->real.size(), 64)); ++s)
+    if (fitsNow(k, args, s)) m.mask |= uint64_t(1) << s;
+  m.valid = true;
+  return m.mask;
+}
+
+// Whether the buffers fit depends on nothing but their sizes and which of them are the
+// same: a launch with the buffers of the kernel's last one reuses that answer (refit
+// otherwise). A buffer made where a released one was, with the same size, fits as it did.
+inline uint64_t fitMask(_cl_kernel *k, const std::vector<ArgValue> &args) {
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
+  const auto &m = k->fitMemo;
+  if (!m.valid) return refit(k, args);
+  size_t j = 0;
+  for (const ArgValue &a : args) {
+    if (a.kind != ArgValue::Mem || !a.mem) continue;
+    const _cl_mem *r = rootBuffer(a);
+    if (!r) continue;
+    if (j >= m.roots.size() || m.roots[j].first != r || m.roots[j].second != r->size) return refit(k, args);
+    ++j;
+  }
+  return j == m.roots.size() ? m.mask : refit(k, args);
+}
+
+bool fits(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
+  return slot < 64 ? (fitMask(k, args) >> slot) & 1 : fitsNow(k, args, slot);
 }
 
 int forcedImageSlot(_cl_kernel *k, const std::vector<ArgValue> &args) {
@@ -48,8 +85,10 @@ void candidates(_cl_kernel *k, const std::vector<ArgValue> &args, std::vector<in
   c.clear();
   int img = forcedImageSlot(k, args);
   const auto &slots = k->program->ctx->slots;
+  const uint64_t mask = fitMask(k, args);
   for (int s = 0; s < int(k->real.size()); ++s)
-    if ((img < 0 || s == img) && slots[size_t(s)].dev->takesWork(s, avoid) && fits(k, args, s))
+    if ((img < 0 || s == img) && slots[size_t(s)].dev->takesWork(s, avoid) &&
+        (s < 64 ? (mask >> s) & 1 : fitsNow(k, args, s)))
       c.push_back(s);
 }
 

@@ -47,6 +47,22 @@ void *objectAlloc(size_t n) {
   return ::operator new(n);
 }
 
+void freeObject(void *p, size_t n) {
+#if !defined(__SANITIZE_ADDRESS__)
+  std::lock_guard<std::mutex> g(g_objMu);
+  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
+    if (f->size == n || f->size == 0) {
+      f->size = n;
+      if (f->blocks.size() < kFreeCap) {
+        f->blocks.push_back(p);
+        return;
+      }
+      break;
+    }
+#endif
+  ::operator delete(p);
+}
+
 void quarantineFree(void *p, size_t n) {
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer keeps its own quarantine and reports any later use precisely.
@@ -73,6 +89,17 @@ void quarantineFree(void *p, size_t n) {
       break;
     }
   ::operator delete(oldest.p);
+}
+
+// No app handle ever named an unregistered event, so nothing stale can find its memory:
+// it skips the quarantine, and the next launch's event reuses it while it is in cache.
+void deleteEvent(_cl_event *e) {
+  if (e->registered) {
+    delete e;
+    return;
+  }
+  e->~_cl_event();
+  freeObject(e, sizeof(_cl_event));
 }
 
 Runtime &runtime() {
@@ -124,7 +151,7 @@ void Runtime::dispatcherLoop() {
 
 // ---------------------------------------------------------------- lifetime
 
-_cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type) {
+_cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type, bool handle) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   auto *ev = new _cl_event();
   ev->ctx = ctx;
@@ -132,7 +159,8 @@ _cl_event *Runtime::newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_
   ev->cmdType = type;
   ev->timed = q && q->profiling();
   if (ev->timed) ev->tQueued = nowNs();
-  add(ev, ObjType::Event);
+  ev->registered = handle;
+  if (handle) add(ev, ObjType::Event);
   retain(ctx);
   if (q) retain(q);
   return ev;
@@ -142,7 +170,7 @@ void Runtime::releaseApp(ObjectHeader *o) {
   apiMutex.assertHeld();  // callers below the API layer are not annotated yet
   if (o->refs == 0) return;
   if (--o->refs == 0) {
-    remove(o);  // the handle is no longer valid for the app
+    if (o->registered) remove(o);  // the handle is no longer valid for the app
     if (o->internal == 0) destroy(o);
   }
 }
@@ -160,7 +188,7 @@ void Runtime::destroy(ObjectHeader *o) {
       if (ev->queue) release(ev->queue);
       release(ev->ctx);
       if (onRuntimeThread()) graveEvents_.push_back(ev);  // see drain
-      else delete ev;
+      else deleteEvent(ev);
       break;
     }
     case ObjType::Mem: destroyMem(*this, static_cast<_cl_mem *>(o)); break;
@@ -381,7 +409,7 @@ void Runtime::drain() {
     graveCmds_.insert(graveCmds_.end(), retired_.begin(), retired_.end());
   } else {
     for (Command *c : graveCmds_) recycle(c);
-    for (_cl_event *e : graveEvents_) delete e;
+    for (_cl_event *e : graveEvents_) deleteEvent(e);
     for (Command *c : retired_) recycle(c);
     graveCmds_.clear();
     graveEvents_.clear();

@@ -200,7 +200,8 @@ class Runtime {
   }
   void release(ObjectHeader *o);          // drops an internal reference
   void releaseApp(ObjectHeader *o);       // drops an app reference
-  _cl_event *newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type);
+  // handle: the app may be given it (a launch's event the app did not ask for is not).
+  _cl_event *newEvent(_cl_context *ctx, _cl_command_queue *q, cl_command_type type, bool handle = true);
 
   // Queues a user callback to run on the notifier thread, in order, without locks.
   void notify(std::function<void()> fn);
