@@ -190,3 +190,55 @@ for r in 1 2 3; do
 done
 cat $OUT/times.txt
 (cd $OUT && tar czf samples.tgz --remove-files s-*.txt); ls $OUT
+######## c5.sh
+#!/usr/bin/env bash
+# Session 33, call 5 (nvidia-h200): a whole launch after the fit memo and unregistered launch
+# events, against base (b778dbe): enqueue_rate natively, under this tree and under base, 11
+# interleaved rounds on NVIDIA, 5 on PoCL; tally_icd's no-op launches under each (Tutti's
+# own time per launch), 5 rounds.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+(nvidia-smi -L; nproc; lscpu | grep 'Model name'; cat $B/bench/VERSION) > $OUT/machine.txt 2>&1
+cd /tmp
+L=$B/lib/libtutti.so; R=$B/tools/enqueue_rate
+xz -dc "$here/base.so.xz" > /tmp/base.so
+for r in $(seq 11); do for cfg in native new base; do
+  case $cfg in
+    native) line=$($R 20000 NVIDIA) ;;
+    new) line=$(TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$L $R 20000 Tutti) ;;
+    base) line=$(TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=/tmp/base.so $R 20000 Tutti) ;;
+  esac
+  echo "launch $cfg $r $(echo "$line" | grep -o 'per_launch_us=[0-9.]*')" >> $OUT/launch.txt
+done; done
+for r in $(seq 5); do for cfg in native new base; do
+  case $cfg in
+    native) line=$($R 20000 Portable) ;;
+    new) line=$(TUTTI_DEVICES=cpu TUTTI_PROFILE_DB=off LD_PRELOAD=$L $R 20000 Tutti) ;;
+    base) line=$(TUTTI_DEVICES=cpu TUTTI_PROFILE_DB=off LD_PRELOAD=/tmp/base.so $R 20000 Tutti) ;;
+  esac
+  echo "pocl $cfg $r $(echo "$line" | grep -o 'per_launch_us=[0-9.]*')" >> $OUT/launch.txt
+done; done
+tally=$B/tools/libtally_icd.so
+real=/usr/local/nvidia/lib64/libnvidia-opencl.so.1; [ -f $real ] || real=libnvidia-opencl.so.1
+vend=/tmp/tv; mkdir -p $vend; echo "$tally" > $vend/tally.icd
+for r in $(seq 5); do for cfg in new base; do
+  lib=$L; [ $cfg = base ] && lib=/tmp/base.so
+  line=$(env OCL_ICD_FILENAMES=$tally OCL_ICD_VENDORS=$vend TALLY_ICD_REAL=$real TALLY_ICD_NOOP_LAUNCH=1 TALLY_ICD_OUT=/dev/null TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$lib $R 200000 Tutti)
+  echo "noop $cfg $r $(echo "$line" | grep -o 'per_launch_us=[0-9.]*')" >> $OUT/launch.txt
+done; done
+python3 - $OUT/launch.txt <<'PY' | tee $OUT/summary.txt
+import re,statistics,sys,collections
+v=collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    m=re.match(r'(\S+) (\S+) \S+ per_launch_us=([0-9.]+)',l)
+    if m: v[(m[1],m[2])].append(float(m[3]))
+for k in ('launch','pocl','noop'):
+    n=statistics.median(v[(k,'native')]) if v[(k,'native')] else None
+    for c in ('native','new','base'):
+        x=v[(k,c)]
+        if x: print('%-6s %-6s n=%d median %.3f us %s %s'%(k,c,len(x),statistics.median(x),('/native %.3f'%(statistics.median(x)/n)) if n else '',' '.join('%.2f'%y for y in x)))
+PY
+(cd $OUT && tar czf logs.tgz --remove-files launch.txt); ls $OUT
