@@ -242,3 +242,54 @@ for k in ('launch','pocl','noop'):
         if x: print('%-6s %-6s n=%d median %.3f us %s %s'%(k,c,len(x),statistics.median(x),('/native %.3f'%(statistics.median(x)/n)) if n else '',' '.join('%.2f'%y for y in x)))
 PY
 (cd $OUT && tar czf logs.tgz --remove-files launch.txt); ls $OUT
+######## c6.sh
+#!/usr/bin/env bash
+# Session 33, call 6 (nvidia-h200): issue 19's K-means apps at thesis size on CPU + one H200:
+# profiled anew, then 11 interleaved runs natively on the GPU, under Tutti whole and MKMD.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+(nvidia-smi -L; nproc; lscpu | grep 'Model name'; cat $B/bench/VERSION) > $OUT/machine.txt 2>&1
+cd /tmp
+timeout 560 "$B/mkmd_record.sh" /tmp/mk --apps kmeans,kmeans_ensemble --measure 11 > $OUT/mk.log 2>&1
+echo "rc=$?"
+cp /tmp/mk/measure.md $OUT/ 2>/dev/null; cp /tmp/mk/measure.tsv $OUT/ 2>/dev/null
+ls /tmp/mk
+cat $OUT/measure.md 2>/dev/null | head -30
+(cd /tmp/mk && tar czf $OUT/mk.tgz --exclude='*.sqlite*' . ; mkdir -p /tmp/dbs && for a in kmeans kmeans_ensemble; do [ -f $a/profiles.sqlite ] && cp $a/profiles.sqlite /tmp/dbs/$a.sqlite; done; tar czf $OUT/dbs.tgz -C /tmp dbs)
+ls -la $OUT
+######## c7.sh
+#!/usr/bin/env bash
+# Session 33, call 7 (nvidia-h200): where MKMD loses 0.3 ms to whole mode on kmeans (call 6):
+# traces, stats and timed debug logs of both modes on call 6's profile database.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+W=/tmp/w; mkdir -p $W; cd /tmp
+L=$B/lib/libtutti.so
+for app in kmeans kmeans_ensemble; do for r in 1 2 3; do for m in whole mkmd; do
+  cp $here/dbs/$app.sqlite /tmp/db.sqlite
+  tr=""; [ $r = 1 ] && tr="TUTTI_TRACE=$W/trace-$app-$m.json"
+  env TUTTI_MODE=$m TUTTI_STATS=1 TUTTI_PROFILE_DB=/tmp/db.sqlite $tr LD_PRELOAD=$L $B/apps/$app --size thesis > $W/$app-$m-$r.log 2>&1
+  echo "$app $m $r $(grep -o 'wall_ms=[0-9.]*' $W/$app-$m-$r.log) $(grep -o 'mkmd_graphs=.*' $W/$app-$m-$r.log)" | tee -a $OUT/runs.txt
+done; done; done
+for m in whole mkmd; do
+  cp $here/dbs/kmeans.sqlite /tmp/db.sqlite
+  env TUTTI_MODE=$m TUTTI_PROFILE_DB=/tmp/db.sqlite TUTTI_LOG=debug TUTTI_LOG_TIME=1 LD_PRELOAD=$L $B/apps/kmeans --size thesis > $W/kmeans-$m-debug.log 2>&1
+done
+for f in $W/trace-*.json; do python3 - "$f" <<'PY'
+import json,sys,collections
+d=json.load(open(sys.argv[1])); ev=d['traceEvents'] if isinstance(d,dict) else d
+ev=[e for e in ev if e.get('ph')=='X']
+tot=collections.defaultdict(float); cnt=collections.Counter()
+for e in ev: tot[e['name']]+=e.get('dur',0)/1000; cnt[e['name']]+=1
+print(sys.argv[1].split('/')[-1])
+for k,v in sorted(tot.items(),key=lambda x:-x[1])[:25]: print('  %-40s n=%-4d %9.3f ms'%(k[:40],cnt[k],v))
+PY
+done > $OUT/spans.txt
+gzip $W/*.json
+(cd $W && tar czf $OUT/c7.tgz .); ls $OUT
