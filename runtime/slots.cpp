@@ -67,12 +67,11 @@ cl_int createSlots(_cl_context *ctx) {
 void releaseSlots(_cl_context *ctx) {
   for (auto &s : ctx->slots) finishStagedCopies(s);
   for (auto &s : ctx->slots) {
-    // A GPU's, and those of a slot with staging (its threads may still use the context),
-    // go after the staging's job, off the app's path (reaper.h). A CPU driver's take
-    // microseconds, and PoCL has asserted when threads released its objects at once
-    // (tests/api: api_native_soak), so they go now.
-    const bool later = s.staging || (s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
-    stopStaging(s);
+    // A GPU's staging, queue and context go off the app's path (reaper.h), in that order. A
+    // CPU driver's take microseconds, and PoCL has asserted when threads released its
+    // objects at once (tests/api: api_native_soak): they go now, as before.
+    const bool later = s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR);
+    stopStaging(s, later);
     if (s.queue) {
       icd(s.queue).clFinish(s.queue);
       stopWatcher(s);  // it holds events of the queue

@@ -421,17 +421,17 @@ void finishStagedCopies(DeviceSlot &s) {
   if (st.worker.joinable()) st.worker.join();
 }
 
-void stopStaging(DeviceSlot &s) {
+void stopStaging(DeviceSlot &s, bool later) {
   if (!s.staging) return;
   finishStagedCopies(s);
   // The threads may still be pinning (a tiny app releases its context within
-  // milliseconds of making it): the reaper waits for them, and unpins.
+  // milliseconds of making it): the job waits for them, and unpins.
   std::shared_ptr<Staging> st = std::move(s.staging);
   auto joinThreads = [st] {
     if (st->ringMaker.joinable()) st->ringMaker.join();  // it joins the allocator
     else if (st->allocator.joinable()) st->allocator.join();
   };
-  reapLater([st, joinThreads] {
+  auto job = [st, joinThreads] {
     joinThreads();
     settleAll(*st, CL_SUCCESS);
     st->rings.clear();  // unmapped through ownQueue, released below
@@ -441,7 +441,9 @@ void stopStaging(DeviceSlot &s) {
       if (r.buf) icd(r.buf).clReleaseMemObject(r.buf);
     }
     if (st->ownQueue) icd(st->ownQueue).clReleaseCommandQueue(st->ownQueue);
-  }, joinThreads);
+  };
+  if (later) reapLater(job, joinThreads);
+  else job();
 }
 
 std::unique_ptr<PinnedRing> takeRing(DeviceSlot &s, cl_command_queue q, uint64_t runBytes) {

@@ -23,8 +23,9 @@ void stagingForBuffer(_cl_context *ctx, size_t bytes);
 // Waits for the slot's background copies (staged*Queued). Every slot's come before any
 // slot's staging stops: a copy from one device writes through another's queue.
 void finishStagedCopies(DeviceSlot &s);
-// Waits for the allocation and frees the memory (before the slot's queue and context go).
-void stopStaging(DeviceSlot &s);
+// Waits for the allocation and frees the memory, before the slot's queue and context go:
+// now, or `later` on the reaper's thread (reaper.h), where they go after it.
+void stopStaging(DeviceSlot &s, bool later);
 
 // A ring of pinned regions (pinned_ring.h) for a long run of copies on q, a queue of the
 // slot's context (a VAST run): the slot's own regions serve the app's copies meanwhile.
