@@ -293,3 +293,67 @@ PY
 done > $OUT/spans.txt
 gzip $W/*.json
 (cd $W && tar czf $OUT/c7.tgz .); ls $OUT
+######## c8.sh
+#!/usr/bin/env bash
+# Session 33, call 8 (nvidia-h200): the final tree. Every SDK app at its default size under
+# Tutti whole and SKMD (each checks its own output), and the mk_ and kmeans apps under MKMD;
+# start-up (11 rounds) and a whole launch (9 rounds) natively, under this tree and base.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+(nvidia-smi -L; nproc; lscpu | grep 'Model name'; cat $B/bench/VERSION) > $OUT/machine.txt 2>&1
+cd /tmp
+L=$B/lib/libtutti.so; R=$B/tools/enqueue_rate
+xz -dc "$here/base.so.xz" > /tmp/base.so
+for app in AESDecrypt AESEncrypt BinomialOption BlackScholes FDTD3d Histogram HistogramAtomic MatrixMultiplication MatrixTranspose MedianFilter MersenneTwister Nbody Reduction ScanLargeArrays SobelFilter StreamCompaction VectorAdd; do
+  for m in whole skmd; do
+    s=$(TUTTI_MODE=$m TUTTI_PROFILE_DB=off LD_PRELOAD=$L timeout 120 $B/apps/$app 2>&1 | grep -o 'status=[A-Z]*' | tail -1)
+    echo "app $app $m ${s:-status=NONE}" >> $OUT/apps.txt
+  done
+done
+for app in mk_Jacobi mk_BiCGSTAB kmeans kmeans_ensemble; do
+  s=$(TUTTI_MODE=mkmd TUTTI_PROFILE_DB=off LD_PRELOAD=$L timeout 120 $B/apps/$app 2>&1 | grep -o 'status=[A-Z]*' | tail -1)
+  echo "app $app mkmd ${s:-status=NONE}" >> $OUT/apps.txt
+done
+for r in $(seq 11); do for cfg in native new base; do
+  t0=$(date +%s%N)
+  case $cfg in
+    native) $B/apps/VectorAdd --size tiny --device 1 > /tmp/s.log 2>&1 ;;
+    new) env TUTTI_PROFILE_DB=off LD_PRELOAD=$L $B/apps/VectorAdd --size tiny > /tmp/s.log 2>&1 ;;
+    base) env TUTTI_PROFILE_DB=off LD_PRELOAD=/tmp/base.so $B/apps/VectorAdd --size tiny > /tmp/s.log 2>&1 ;;
+  esac
+  t1=$(date +%s%N)
+  echo "startup $cfg $r process_ms=$(( (t1 - t0) / 1000000 )) $(grep -o 'status=[A-Z]*' /tmp/s.log)" >> $OUT/startup.txt
+done; done
+for r in $(seq 9); do for cfg in native new base; do
+  case $cfg in
+    native) line=$($R 20000 NVIDIA) ;;
+    new) line=$(TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=$L $R 20000 Tutti) ;;
+    base) line=$(TUTTI_DEVICES=gpu TUTTI_PROFILE_DB=off LD_PRELOAD=/tmp/base.so $R 20000 Tutti) ;;
+  esac
+  echo "launch $cfg $r $(echo "$line" | grep -o 'per_launch_us=[0-9.]*')" >> $OUT/launch.txt
+done; done
+env TUTTI_PROFILE_DB=off TUTTI_TRACE=/tmp/startup-final.json LD_PRELOAD=$L $B/apps/VectorAdd --size tiny > /dev/null 2>&1; gzip -c /tmp/startup-final.json > $OUT/startup-final.json.gz
+python3 - $OUT/startup.txt $OUT/launch.txt $OUT/apps.txt <<'PY' | tee $OUT/summary.txt
+import re,statistics,sys,collections
+s=collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    m=re.match(r'startup (\S+) \S+ process_ms=(\d+) status=PASS',l)
+    if m: s[m[1]].append(int(m[2]))
+n=statistics.median(s['native'])
+for c in ('native','new','base'):
+    print('startup %-6s n=%d median %d ms (goal 1.1x native + 20 = %.0f) %s'%(c,len(s[c]),statistics.median(s[c]),1.1*n+20,' '.join(map(str,s[c]))))
+v=collections.defaultdict(list)
+for l in open(sys.argv[2]):
+    m=re.match(r'launch (\S+) \S+ per_launch_us=([0-9.]+)',l)
+    if m: v[m[1]].append(float(m[2]))
+n=statistics.median(v['native'])
+for c in ('native','new','base'):
+    print('launch %-6s n=%d median %.2f us /native %.3f %s'%(c,len(v[c]),statistics.median(v[c]),statistics.median(v[c])/n,' '.join('%.2f'%y for y in v[c])))
+a=[l.split() for l in open(sys.argv[3])]
+bad=[x for x in a if x[3]!='status=PASS']
+print('apps: %d runs, %d PASS; not PASS: %s'%(len(a),len(a)-len(bad),' '.join('%s/%s:%s'%(x[1],x[2],x[3]) for x in bad) or 'none'))
+PY
+(cd $OUT && tar czf logs.tgz --remove-files startup.txt launch.txt apps.txt); ls $OUT
