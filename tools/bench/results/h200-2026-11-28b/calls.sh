@@ -357,3 +357,25 @@ bad=[x for x in a if x[3]!='status=PASS']
 print('apps: %d runs, %d PASS; not PASS: %s'%(len(a),len(a)-len(bad),' '.join('%s/%s:%s'%(x[1],x[2],x[3]) for x in bad) or 'none'))
 PY
 (cd $OUT && tar czf logs.tgz --remove-files startup.txt launch.txt apps.txt); ls $OUT
+######## c9.sh
+#!/usr/bin/env bash
+# Session 33, call 9 (nvidia-h200): handoff_rate natively on NVIDIA, 7 rounds, with no work
+# and with 1.5 us of work per launch on the caller's thread (Tutti's own cost there).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+(nvidia-smi -L; nproc; lscpu | grep 'Model name'; cat $B/bench/VERSION) > $OUT/machine.txt 2>&1
+for r in $(seq 7); do for w in 0 1.5; do
+  $B/tools/handoff_rate 20000 NVIDIA $w | sed "s/^/round=$r /" >> $OUT/handoff.txt
+done; done
+python3 - $OUT/handoff.txt <<'PY' | tee $OUT/summary.txt
+import re,statistics,sys,collections
+v=collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    m=re.search(r'mode=(\S+) work_us=(\S+) .*per_launch_us=([0-9.]+)',l)
+    if m: v[(m[2],m[1])].append(float(m[3]))
+for (w,mode),x in sorted(v.items()):
+    print('work %-4s us %-8s n=%d median %.2f us  %s'%(w,mode,len(x),statistics.median(x),' '.join('%.2f'%y for y in x)))
+PY
