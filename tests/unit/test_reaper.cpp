@@ -58,6 +58,10 @@ TEST(Reaper, ABacklogHoldsTheCallerBack) {
 }
 
 TEST(Reaper, ExitWaitsForTheRunningJobAndDropsTheRest) {
+  // The child runs the test binary afresh: a fork of a process with threads (the reaper's,
+  // the other tests') may not start threads under ThreadSanitizer.
+  const std::string style = GTEST_FLAG_GET(death_test_style);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   const std::string dir = ::testing::TempDir();
   const std::string first = dir + "tutti_reaper_first";
   const std::string second = dir + "tutti_reaper_second";
@@ -87,6 +91,7 @@ TEST(Reaper, ExitWaitsForTheRunningJobAndDropsTheRest) {
   std::remove(first.c_str());
   std::remove(second.c_str());
   std::remove(secondAtExit.c_str());
+  GTEST_FLAG_SET(death_test_style, style);
 }
 
 TEST(Reaper, AJobWaitsItsGraceUnlessSomeoneWaitsForIt) {
