@@ -24,11 +24,10 @@ bool fitsNow(_cl_kernel *k, const std::vector<ArgValue> &args, int slot) {
   BackingDevice *d = k->program->ctx->slots[slot].dev;
   // Each distinct root buffer counted once, without a set's allocations (kernels have a
   // handful of arguments).
-  auto root = rootBuffer;
   cl_ulong total = 0;
   for (size_t i = 0; i < args.size(); ++i) {
-    _cl_mem *m = root(args[i]);
-    if (!m || std::any_of(args.begin(), args.begin() + i, [&](const ArgValue &b) { return root(b) == m; }))
+    _cl_mem *m = rootBuffer(args[i]);
+    if (!m || std::any_of(args.begin(), args.begin() + i, [&](const ArgValue &b) { return rootBuffer(b) == m; }))
       continue;
     if (d->maxAlloc && m->size > d->maxAlloc) return false;
     total += m->size;
@@ -58,7 +57,6 @@ inline uint64_t fitMask(_cl_kernel *k, const std::vector<ArgValue> &args) {
   if (!m.valid) return refit(k, args);
   size_t j = 0;
   for (const ArgValue &a : args) {
-    if (a.kind != ArgValue::Mem || !a.mem) continue;
     const _cl_mem *r = rootBuffer(a);
     if (!r) continue;
     if (j >= m.roots.size() || m.roots[j].first != r || m.roots[j].second != r->size) return refit(k, args);

@@ -74,21 +74,14 @@ void quarantineFree(void *p, size_t n) {
   struct Held { void *p; size_t n; };
   static Held ring[4096];
   static size_t next = 0;
-  std::lock_guard<std::mutex> g(g_objMu);
-  Held oldest = ring[next];
-  ring[next] = {p, n};
-  next = (next + 1) % 4096;
-  if (!oldest.p) return;
-  for (FreeBlocks *f = g_free; f != g_free + 16; ++f)
-    if (f->size == oldest.n || f->size == 0) {
-      f->size = oldest.n;
-      if (f->blocks.size() < kFreeCap) {
-        f->blocks.push_back(oldest.p);
-        return;
-      }
-      break;
-    }
-  ::operator delete(oldest.p);
+  Held oldest;
+  {
+    std::lock_guard<std::mutex> g(g_objMu);
+    oldest = ring[next];
+    ring[next] = {p, n};
+    next = (next + 1) % 4096;
+  }
+  if (oldest.p) freeObject(oldest.p, oldest.n);
 }
 
 // No app handle ever named an unregistered event, so nothing stale can find its memory:
