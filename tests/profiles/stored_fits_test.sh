@@ -19,7 +19,10 @@ hows=()
 for run in 1 2 3 4 5 6 7; do
   TUTTI_MODE=skmd TUTTI_PARTITION=fixed:1,1 TUTTI_LOG=debug LD_PRELOAD=$lib "$vadd" --size tiny > "$w/run.log" 2>&1 || { cat "$w/run.log"; exit 1; }
   grep -q 'status=PASS' "$w/run.log" || { cat "$w/run.log"; exit 1; }
-  how=$(grep -o 'profile model for [^:]*vectorAdd on [^(]*(\(fitted\|stored fit\|last run.s fit[^)]*\))' "$w/run.log" | sed 's/.*(//; s/)$//; s/,.*//' | sort -u | paste -sd+)
+  # The model's source is the last parenthesis before the colon: device names have their own
+  # ("Intel(R) Xeon(R)"), which a pattern stopping at the first one missed.
+  how=$({ grep 'profile model for [^ ]*vectorAdd on ' "$w/run.log" || true; } |
+        { grep -o '(\(fitted\|stored fit\|last run.s fit[^)]*\)):' || true; } | sed 's/^(//; s/):$//; s/,.*//' | sort -u | paste -sd+)
   hows+=("$how")
   echo "run $run: models: $how; samples in the database: $(samples)"
 done
