@@ -4,21 +4,27 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace tutti::profiles {
 
 namespace {
+// Both maps are sorted by name: one merge walk, a missing feature counting as 0. A set of
+// the names per sample cost K-means's first launch under MKMD 110k instructions.
 double featureDistance(const Features& a, const Features& b) {
-  std::set<std::string> names;
-  for (const auto& kv : a) names.insert(kv.first);
-  for (const auto& kv : b) names.insert(kv.first);
   double d = 0;
-  for (const auto& n : names) {
-    auto ia = a.find(n), ib = b.find(n);
-    double va = ia == a.end() ? 0 : ia->second, vb = ib == b.end() ? 0 : ib->second;
+  auto term = [&d](double va, double vb) {
     double t = std::log1p(std::fabs(va)) - std::log1p(std::fabs(vb));
     d += t * t;
+  };
+  auto ia = a.begin(), ib = b.begin();
+  while (ia != a.end() || ib != b.end()) {
+    if (ib == b.end() || (ia != a.end() && ia->first < ib->first)) {
+      term(ia->second, 0), ++ia;
+    } else if (ia == a.end() || ib->first < ia->first) {
+      term(0, ib->second), ++ib;
+    } else {
+      term(ia->second, ib->second), ++ia, ++ib;
+    }
   }
   return d;
 }
