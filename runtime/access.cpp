@@ -5,7 +5,6 @@ namespace tutti {
 
 namespace {
 LaunchAccessFn g_launchAccess = nullptr;
-LaunchAccessLaterFn g_launchAccessLater = nullptr;
 
 _cl_mem *rootMem(_cl_mem *m) { return m->parent ? m->parent : m; }
 // Images made from buffers are views of the buffer's bytes (parent set); other images
@@ -14,10 +13,6 @@ Range whole(_cl_mem *m) { return m->isImage() && !m->parent ? Range{0, 1} : m->r
 }  // namespace
 
 void setLaunchAccess(LaunchAccessFn fn) { g_launchAccess = fn; }
-void setLaunchAccessLater(LaunchAccessLaterFn fn) { g_launchAccessLater = fn; }
-void launchAccessLater() {
-  if (g_launchAccessLater) g_launchAccessLater();
-}
 
 bool ArgInfo::isImage() const { return typeName.rfind("image", 0) == 0; }
 

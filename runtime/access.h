@@ -31,10 +31,4 @@ void accessesOf(const Command *cmd, std::vector<Access> &out);
 using LaunchAccessFn = bool (*)(const Command *cmd, std::vector<Access> &out);
 void setLaunchAccess(LaunchAccessFn fn);
 
-// Work the hook put off for a launch marked Command::accessLater (its whole buffers count
-// meanwhile): Runtime::drain runs it once the enqueue's commands are issued.
-using LaunchAccessLaterFn = void (*)();
-void setLaunchAccessLater(LaunchAccessLaterFn fn);
-void launchAccessLater();
-
 }  // namespace tutti

@@ -29,9 +29,6 @@ struct Command {
   std::vector<_cl_mem *> mems;           // internal refs held for the command's life
   bool waitsAll = false;     // marker/barrier without wait list: after everything before
   bool blocksLater = false;  // barrier (or in-order marker): everything after waits
-  // A launch that goes at once (TUTTI_MODE=mkmd's eager ones): the compiler's hulls of a new
-  // launch shape are worked out after it is issued, not before (access.h).
-  bool accessLater = false;
 
   // Kernel launch (args are a snapshot taken at enqueue).
   _cl_kernel *kernel = nullptr;

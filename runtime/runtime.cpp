@@ -5,7 +5,6 @@
 #include <new>
 #include <utility>
 
-#include "access.h"
 #include "backend.h"
 #include "coherence.h"
 #include "completion.h"
@@ -304,15 +303,6 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   deps.assign(waitList.begin(), waitList.end());
   for (_cl_event *e : waitList)
     if (e->queue != q) inOrderPredecessors(e, deps);  // on q itself queue order holds already
-  // MKMD: a write with nothing held before it on its queue goes now, as in whole mode.
-  // Held, its copy waited for the app's first wait (BiCGSTAB's and Jacobi's inputs on two
-  // H200s: 0.57x and 0.61x of whole mode); the schedule then finds the data where the write
-  // put them (MkmdGraphBuilder::bufferOf).
-  const Settings &st = settings();
-  const bool mkmd = st.mode == KernelMode::Mkmd && !q->mkmdStream;
-  const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.empty();
-  const bool goesNow = mkmd && (writeFirst || mkmdGoesNow(q, cmd));
-  cmd->accessLater = goesNow && cmd->kind == CmdKind::Kernel;
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -332,8 +322,14 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
             cmd->deps.size(), cmd->unmetDeps);
   // MKMD holds commands for its graph until the app flushes, finishes or waits.
-  if (mkmd) {
-    if (goesNow) flush(q, true);
+  const Settings &st = settings();
+  // MKMD: a write with nothing held before it on its queue goes now, as in whole mode.
+  // Held, its copy waited for the app's first wait (BiCGSTAB's and Jacobi's inputs on two
+  // H200s: 0.57x and 0.61x of whole mode); the schedule then finds the data where the write
+  // put them (MkmdGraphBuilder::bufferOf).
+  const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.size() == 1;
+  if (st.mode == KernelMode::Mkmd && !q->mkmdStream) {
+    if (writeFirst || mkmdGoesNow(q, cmd)) flush(q, true);
     else if (mkmdWindowFull(q->held)) flush(q);
   } else if (!st.batch) {
     flush(q);
@@ -346,9 +342,9 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 // (BiCGSTAB's first window kept an H100 idle 0.6 ms, K-means's started it 0.27 ms late on
 // two H200s), and kernels that short gain less from a schedule than it costs. Longer
 // kernels are held and scheduled as a graph. Going at once only when nothing is held keeps
-// the queue's order: a held command is never overtaken. Asked before cmd is held.
+// the queue's order: a held command is never overtaken.
 bool Runtime::mkmdGoesNow(_cl_command_queue *q, Command *cmd) {
-  return settings().mkmd_eager && q->held.empty() && (cmd->kind != CmdKind::Kernel || mkmdTiny(cmd));
+  return settings().mkmd_eager && q->held.size() == 1 && (cmd->kind != CmdKind::Kernel || mkmdTiny(cmd));
 }
 
 // An in-order queue's commands run in the order their data need, and the app sees them
@@ -398,7 +394,6 @@ void Runtime::drain() {
     runnable_.pop_front();
     tryStart(c);
   }
-  launchAccessLater();  // the hulls of launches that went at once, now that they are issued
   // What the app's thread allocated is freed there too. glibc returns a chunk freed on
   // another thread to the arena it came from, under that arena's lock, which the app's
   // thread takes for its own allocations: the dispatcher freeing each launch's command and

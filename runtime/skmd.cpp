@@ -7,7 +7,6 @@
 #include "access.h"
 #include "backend_kernel.h"
 #include "icd.h"
-#include "log.h"
 #include "memory.h"
 #include "skmd_launch.h"
 #include "trace.h"
@@ -131,12 +130,10 @@ cc::ByteRange byteRange(const AccessMemo::Hull &h) {
 // The compiler's hulls of a launch shape, evaluated once per shape: evaluating them took
 // two thirds of an enqueue under TUTTI_MODE=mkmd (perf, mk_BiCGSTAB on two PoCL devices:
 // 23 us a launch against 5 in whole mode; 64 against 21 on an H100 machine).
-namespace {
-
-// The memo's key of a launch shape, in kept storage (API lock held: no allocation per launch).
-const std::vector<uint64_t> &hullKey(const cc::KernelInfo &info, const cc::NDRange &nd,
-                                     const cc::ScalarArgs &scalars) {
-  static std::vector<uint64_t> key;
+const AccessMemo &skmdWholeHulls(_cl_kernel *k, const cc::KernelInfo &info, const cc::NDRange &nd,
+                                 const cc::ScalarArgs &scalars) {
+  constexpr size_t kShapesKept = 8;
+  static std::vector<uint64_t> key;  // API lock held: kept storage, no allocation per launch
   key.assign(1, nd.work_dim);
   key.insert(key.end(), nd.global_offset, nd.global_offset + 3);
   key.insert(key.end(), nd.global_size, nd.global_size + 3);
@@ -144,7 +141,8 @@ const std::vector<uint64_t> &hullKey(const cc::KernelInfo &info, const cc::NDRan
   // Floating-point scalars cannot enter the affine index expressions the hulls come from,
   // and solvers change them every launch (BiCGSTAB's alpha, beta and omega): in the key,
   // they made every launch a new shape.
-  // Asked at every launch: string::compare took 1,800 instructions a launch of K-means.
+  // Asked at every launch: the conditional copied the type's name, and string::compare cost
+  // about 1,800 instructions a launch of K-means.
   auto startsWith = [](const std::string &t, const char *p, size_t n) {
     return t.size() >= n && !std::memcmp(t.data(), p, n);
   };
@@ -156,28 +154,12 @@ const std::vector<uint64_t> &hullKey(const cc::KernelInfo &info, const cc::NDRan
     }
     key.push_back(floating ? 0 : scalars.bits[i]);
   }
-  return key;
-}
-
-// The memo of this shape, moved to the front, or null.
-AccessMemo *keptHulls(_cl_kernel *k, const cc::KernelInfo &info, const std::vector<uint64_t> &key) {
   auto &memos = k->accessMemo;
   for (size_t m = 0; m < memos.size(); ++m)
     if (memos[m].info == &info && memos[m].key == key) {
       if (m) std::rotate(memos.begin(), memos.begin() + long(m), memos.begin() + long(m) + 1);
-      return &memos.front();
+      return memos.front();
     }
-  return nullptr;
-}
-
-}  // namespace
-
-const AccessMemo &skmdWholeHulls(_cl_kernel *k, const cc::KernelInfo &info, const cc::NDRange &nd,
-                                 const cc::ScalarArgs &scalars) {
-  constexpr size_t kShapesKept = 8;
-  const std::vector<uint64_t> &key = hullKey(info, nd, scalars);
-  if (AccessMemo *kept = keptHulls(k, info, key)) return *kept;
-  auto &memos = k->accessMemo;
   AccessMemo memo;
   memo.key = key;
   memo.info = &info;
@@ -200,33 +182,6 @@ cc::ByteRange skmdHull(const AccessMemo &memo, unsigned arg, bool write) {
   return byteRange((write ? memo.write : memo.read)[arg]);
 }
 
-namespace {
-// Launch shapes whose hulls wait until their launch is issued (Command::accessLater): about
-// 70,000 instructions per new shape, which put the GPU's start of K-means under MKMD
-// 0.1 ms behind whole mode's. The launch itself orders by whole buffers meanwhile, which
-// only orders more; later launches of the shape find its hulls kept. Under the API lock.
-struct HullsLater {
-  // Alive: the list is worked out in the drain that ends the enqueue's own API call, the
-  // API lock held throughout, and the app holds the kernel it launches during that call.
-  _cl_kernel *kernel;
-  const cc::KernelInfo *info;
-  cc::NDRange nd;
-  cc::ScalarArgs scalars;
-};
-std::vector<HullsLater> g_hullsLater;
-
-void workOutHullsLater() {
-  apiMutex.assertHeld();  // Runtime::drain's callers are not annotated
-  if (g_hullsLater.empty()) return;
-  std::vector<HullsLater> now;
-  now.swap(g_hullsLater);
-  for (HullsLater &h : now) {
-    skmdWholeHulls(h.kernel, *h.info, h.nd, h.scalars);
-    TUTTI_LOG(Debug, "access hulls of %s worked out after its launch went", h.kernel->name.c_str());
-  }
-}
-}  // namespace
-
 // The command graph's view of a launch (access.h): per buffer argument, the hull of the
 // bytes the whole launch reads and of those it writes, from the compiler's analysis of
 // the program's partition-ready variant (TUTTI_MODE=skmd builds it). Arguments the kernel
@@ -248,10 +203,6 @@ bool skmdLaunchAccess(const Command *cmd, std::vector<Access> &out) {
   if (!skmdLaunchShape(const_cast<Command *>(cmd), lim == sp->groupLimit.end() ? 0 : lim->second,
                        nd, scalars))
     return false;
-  if (cmd->accessLater && !keptHulls(cmd->kernel, *info, hullKey(*info, nd, scalars))) {
-    g_hullsLater.push_back({cmd->kernel, info, nd, scalars});
-    return false;
-  }
   const AccessMemo &memo = skmdWholeHulls(cmd->kernel, *info, nd, scalars);
   for (unsigned i = 0; i < cmd->args.size(); ++i) {
     const ArgValue &a = cmd->args[i];
@@ -269,7 +220,7 @@ bool skmdLaunchAccess(const Command *cmd, std::vector<Access> &out) {
 }
 
 namespace {
-const bool g_launchAccess = (setLaunchAccess(skmdLaunchAccess), setLaunchAccessLater(workOutHullsLater), true);
+const bool g_launchAccess = (setLaunchAccess(skmdLaunchAccess), true);
 }  // namespace
 
 }  // namespace tutti

@@ -7,6 +7,7 @@
 
 #include "synthetic.h"
 #include "tutti/time_model.h"
+#include "nearest_profile.h"
 
 namespace tutti::profiles {
 namespace {
@@ -188,6 +189,28 @@ TEST(TimeModel, PredictionsNeverNegative) {
   TimeModel m = TimeModel::fit(s);
   for (uint64_t g : {1ull, 2ull, 100ull, 4096ull, 1ull << 20})
     for (double n : {1.0, 1e3, 1e9}) EXPECT_GE(m.predict(g, testing::vecaddFeatures(n)), 0.0);
+}
+
+// The distance walks both samples' feature names: a name only one side has counts as 0 on
+// the other, wherever it sorts (before, between or after the shared ones).
+TEST(TimeModel, NearestProfileComparesFeaturesBothHaveOrNot) {
+  auto sample = [](uint64_t g, Features f, double sec) {
+    KernelSample k;
+    k.kernelId = "k";
+    k.deviceId = "d";
+    k.groups = g;
+    k.totalGroups = 64;
+    k.features = std::move(f);
+    k.seconds = sec;
+    return k;
+  };
+  std::vector<KernelSample> s = {sample(64, {{"b", 1e6}, {"m", 8}}, 1.0),
+                                 sample(64, {{"m", 8}, {"z", 1e6}}, 2.0),
+                                 sample(64, {{"m", 8}}, 3.0)};
+  EXPECT_NEAR(interpolateProfile(nearestProfileTable(s, {{"b", 1e6}, {"m", 8}}), 64), 1.0, 1e-12);
+  EXPECT_NEAR(interpolateProfile(nearestProfileTable(s, {{"m", 8}, {"z", 9e5}}), 64), 2.0, 1e-12);
+  EXPECT_NEAR(interpolateProfile(nearestProfileTable(s, {{"a", 2}, {"m", 8}}), 64), 3.0, 1e-12);
+  EXPECT_NEAR(interpolateProfile(nearestProfileTable(s, {{"m", 8}, {"y", 1e5}, {"z", 1e6}}), 64), 2.0, 1e-12);
 }
 
 TEST(TimeModel, FewSamplesFallBackToNearestProfile) {
