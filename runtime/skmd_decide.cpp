@@ -72,8 +72,10 @@ struct KernelKnowledge {
   // first launch of a shape warms caches and drivers and is left out.
   std::map<std::pair<int, std::vector<uint64_t>>, std::vector<double>> ratios;
   std::map<int, pf::Predictor> corrected;  // bound models times their correction
-  // The features of the latest launch shape asked for (featuresOf).
+  // The features of the latest launch shape asked for, and the device's analysis they came
+  // from (featuresOf).
   std::vector<uint64_t> featuresFor;
+  const cc::KernelInfo *featuresInfo = nullptr;
   pf::Features features;
 };
 constexpr size_t kCorrectionRuns = 5;
@@ -335,22 +337,24 @@ DeviceTime deviceTime(KernelKnowledge &kk, Command *cmd, int slot, uint64_t tota
   return t;
 }
 
-// Loads each usable device's model once and binds them to this launch's features.
-// A launch's features, kept for its kernel's latest shape (g_mu held). They follow from the
-// shape alone, and each costs about 20,000 instructions: asked by the model binding at a
-// shape's first launch and again for each online sample on the path that learns of
-// completions (K-means under MKMD on an H200: 23 us for each of its first completions,
-// against 10 in whole mode, at the app's final read).
+// A launch's features, kept for its kernel's latest shape and analysis (g_mu held). They
+// follow from those alone (the analysis gives the cost feature), and each costs about
+// 20,000 instructions: asked by the model binding at a shape's first launch and again for
+// each online sample on the path that learns of completions (K-means under MKMD on an H200:
+// 23 us for each of its first completions, against 10 in whole mode, at the app's final
+// read).
 const pf::Features &featuresOf(KernelKnowledge &kk, Command *cmd, const cc::KernelInfo &info,
                                const cc::NDRange &nd, const cc::ScalarArgs &scalars,
                                const std::vector<uint64_t> &shape) {
-  if (kk.featuresFor.empty() || shape != kk.featuresFor) {
+  if (kk.featuresFor.empty() || shape != kk.featuresFor || &info != kk.featuresInfo) {
     kk.features = launchFeatures(cmd, info, nd, scalars);
     kk.featuresFor = shape;
+    kk.featuresInfo = &info;
   }
   return kk.features;
 }
 
+// Loads each usable device's model once and binds them to this launch's features.
 void bindModels(Command *cmd, KernelKnowledge &kk, const std::string &id, const cc::KernelInfo &info,
                 const cc::NDRange &nd, const cc::ScalarArgs &scalars, const std::vector<int> &usable) {
   if (!profileDbEnabled()) return;
