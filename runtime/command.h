@@ -29,6 +29,9 @@ struct Command {
   std::vector<_cl_mem *> mems;           // internal refs held for the command's life
   bool waitsAll = false;     // marker/barrier without wait list: after everything before
   bool blocksLater = false;  // barrier (or in-order marker): everything after waits
+  // A launch that goes at once, unscheduled (TUTTI_MODE=mkmd's eager ones): ordered by its
+  // whole buffers, without the compiler's hulls of its launch shape (access.h).
+  bool ordersWhole = false;
 
   // Kernel launch (args are a snapshot taken at enqueue).
   _cl_kernel *kernel = nullptr;

@@ -303,6 +303,18 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   deps.assign(waitList.begin(), waitList.end());
   for (_cl_event *e : waitList)
     if (e->queue != q) inOrderPredecessors(e, deps);  // on q itself queue order holds already
+  // MKMD: a write with nothing held before it on its queue goes now, as in whole mode.
+  // Held, its copy waited for the app's first wait (BiCGSTAB's and Jacobi's inputs on two
+  // H200s: 0.57x and 0.61x of whole mode); the schedule then finds the data where the write
+  // put them (MkmdGraphBuilder::bufferOf).
+  const Settings &st = settings();
+  const bool mkmd = st.mode == KernelMode::Mkmd && !q->mkmdStream;
+  const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.empty();
+  const bool goesNow = mkmd && (writeFirst || mkmdGoesNow(q, cmd));
+  // A launch that goes now needs no byte ranges: it is issued behind what it may touch, as
+  // in whole mode. The hulls of each new launch shape put K-means's first kernel under MKMD
+  // 37 us behind whole mode's on an H200, its GPU idle meanwhile (issue 19).
+  cmd->ordersWhole = goesNow && cmd->kind == CmdKind::Kernel;
   graphDependencies(cmd, deps);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -322,14 +334,8 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
             cmd->deps.size(), cmd->unmetDeps);
   // MKMD holds commands for its graph until the app flushes, finishes or waits.
-  const Settings &st = settings();
-  // MKMD: a write with nothing held before it on its queue goes now, as in whole mode.
-  // Held, its copy waited for the app's first wait (BiCGSTAB's and Jacobi's inputs on two
-  // H200s: 0.57x and 0.61x of whole mode); the schedule then finds the data where the write
-  // put them (MkmdGraphBuilder::bufferOf).
-  const bool writeFirst = (cmd->kind == CmdKind::Write || cmd->kind == CmdKind::WriteRect) && q->held.size() == 1;
-  if (st.mode == KernelMode::Mkmd && !q->mkmdStream) {
-    if (writeFirst || mkmdGoesNow(q, cmd)) flush(q, true);
+  if (mkmd) {
+    if (goesNow) flush(q, true);
     else if (mkmdWindowFull(q->held)) flush(q);
   } else if (!st.batch) {
     flush(q);
@@ -342,9 +348,9 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
 // (BiCGSTAB's first window kept an H100 idle 0.6 ms, K-means's started it 0.27 ms late on
 // two H200s), and kernels that short gain less from a schedule than it costs. Longer
 // kernels are held and scheduled as a graph. Going at once only when nothing is held keeps
-// the queue's order: a held command is never overtaken.
+// the queue's order: a held command is never overtaken. Asked before cmd is held.
 bool Runtime::mkmdGoesNow(_cl_command_queue *q, Command *cmd) {
-  return settings().mkmd_eager && q->held.size() == 1 && (cmd->kind != CmdKind::Kernel || mkmdTiny(cmd));
+  return settings().mkmd_eager && q->held.empty() && (cmd->kind != CmdKind::Kernel || mkmdTiny(cmd));
 }
 
 // An in-order queue's commands run in the order their data need, and the app sees them

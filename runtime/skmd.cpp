@@ -2,6 +2,7 @@
 #include "skmd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "access.h"
@@ -127,6 +128,12 @@ cc::ByteRange byteRange(const AccessMemo::Hull &h) {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> g_hullShapes{0};  // counted under the API lock; TUTTI_STATS reads it
+}  // namespace
+
+uint64_t skmdHullShapes() { return g_hullShapes.load(std::memory_order_relaxed); }
+
 // The compiler's hulls of a launch shape, evaluated once per shape: evaluating them took
 // two thirds of an enqueue under TUTTI_MODE=mkmd (perf, mk_BiCGSTAB on two PoCL devices:
 // 23 us a launch against 5 in whole mode; 64 against 21 on an H100 machine).
@@ -160,6 +167,7 @@ const AccessMemo &skmdWholeHulls(_cl_kernel *k, const cc::KernelInfo &info, cons
       if (m) std::rotate(memos.begin(), memos.begin() + long(m), memos.begin() + long(m) + 1);
       return memos.front();
     }
+  g_hullShapes.fetch_add(1, std::memory_order_relaxed);
   AccessMemo memo;
   memo.key = key;
   memo.info = &info;
@@ -185,9 +193,11 @@ cc::ByteRange skmdHull(const AccessMemo &memo, unsigned arg, bool write) {
 // The command graph's view of a launch (access.h): per buffer argument, the hull of the
 // bytes the whole launch reads and of those it writes, from the compiler's analysis of
 // the program's partition-ready variant (TUTTI_MODE=skmd builds it). Arguments the kernel
-// never touches order nothing. False when the analysis cannot say.
+// never touches order nothing. False when the analysis cannot say, or when the launch
+// orders by its whole buffers (Command::ordersWhole).
 bool skmdLaunchAccess(const Command *cmd, std::vector<Access> &out) {
   apiMutex.assertHeld();  // the command graph's callers are not annotated yet
+  if (cmd->ordersWhole) return false;
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   if (!sp || !sp->ok) return false;
   const cc::KernelInfo *info = nullptr;

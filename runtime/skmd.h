@@ -99,5 +99,7 @@ uint64_t skmdPredictedLaunches();
 // Of the model decisions, those taken again from an earlier launch of the same shape and
 // data placement (TUTTI_STATS kept_decisions).
 uint64_t skmdKeptDecisions();
+// Launch shapes whose access hulls the compiler's analysis evaluated (TUTTI_STATS hull_shapes).
+uint64_t skmdHullShapes();
 
 }  // namespace tutti

@@ -43,6 +43,7 @@ uint64_t skmdMergedLaunches() { return 0; }
 int skmdFailedBeforeStart(const Command *) { return -1; }
 uint64_t skmdModelDecisions() { return 0; }
 uint64_t skmdKeptDecisions() { return 0; }
+uint64_t skmdHullShapes() { return 0; }
 uint64_t skmdProbes() { return 0; }
 double skmdPredictedMs() { return 0; }
 uint64_t skmdPredictedLaunches() { return 0; }

@@ -40,6 +40,7 @@ std::string statsReport() {
                                     << " model_decisions=" << skmdModelDecisions()
                                     << " probes=" << skmdProbes()
                                     << " kept_decisions=" << skmdKeptDecisions()
+                                    << " hull_shapes=" << skmdHullShapes()
                                     << " predicted_launches=" << skmdPredictedLaunches()
                                     << " predicted_ms=" << skmdPredictedMs() << "\n";
   if (settings().mode == KernelMode::Mkmd) {

@@ -8,7 +8,8 @@
 # kernel goes at once when nothing is held before it (K-means's copy, the Triple
 # Commutator's writes), and so does a kernel predicted shorter than TUTTI_MKMD_TINY_US: with
 # profiles and a bound every kernel is under, no kernel is held and no graph is made; with
-# the bound off (or no profiles) the kernels are held as before.
+# the bound off (or no profiles) the kernels are held as before. Launches that go at once
+# order by whole buffers, without access hulls.
 set -euo pipefail
 lib=$1 kmeans=$2 tc=$3
 w=$(mktemp -d)
@@ -55,4 +56,9 @@ done
 grep -q 'TUTTI mkmd_graphs=1 mkmd_kernels=17 .* mkmd_unknown=0 mkmd_eager=3 ' "$w/tc-0.log" || { cat "$w/tc-0.log"; exit 1; }
 grep -q 'TUTTI mkmd_graphs=0 .* mkmd_eager=21 ' "$w/tc-1000000000.log" ||
   { cat "$w/tc-1000000000.log"; echo "FAIL: tiny kernels were held"; exit 1; }
+# A launch that goes at once orders by its whole buffers: no launch shape's access hulls are
+# evaluated for it (they delayed K-means's GPU start under MKMD), while held launches have them.
+grep -q ' hull_shapes=0 ' "$w/tc-1000000000.log" ||
+  { cat "$w/tc-1000000000.log"; echo "FAIL: hulls evaluated for launches that went at once"; exit 1; }
+grep -Eq ' hull_shapes=[1-9]' "$w/tc-0.log" || { cat "$w/tc-0.log"; echo "FAIL: held launches without hulls"; exit 1; }
 echo ok
