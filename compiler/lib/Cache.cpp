@@ -200,6 +200,7 @@ bool getKernel(R &r, KernelInfo &k) {
     auto d = std::make_shared<ExprData>();
     const uint8_t *p = (const uint8_t *)ex.data();
     if (!d->deserialize(p, p + ex.size())) return false;
+    d->prepare();
     k.exprs = d;
   }
   return r.ok;

@@ -16,7 +16,6 @@
 #include <functional>
 #include <memory>
 #include <tuple>
-#include <unordered_map>
 
 namespace tutti::compiler::detail {
 
@@ -45,7 +44,16 @@ I128 smul(I128 a, I128 b) {
   return p;
 }
 
+// Most products are a coefficient times a range, or of two non-negative ranges (ids and
+// sizes): the four corner products were a fifth of FDTD3d's access hulls. The shortcuts
+// give the corners' min and max exactly, saturation included (smul is monotone).
 Interval imul(Interval a, Interval b) {
+  if (b.lo == b.hi) std::swap(a, b);
+  if (a.lo == a.hi) {
+    I128 x = smul(a.lo, b.lo), y = b.lo == b.hi ? x : smul(a.lo, b.hi);
+    return {std::min(x, y), std::max(x, y)};
+  }
+  if (a.lo >= 0 && b.lo >= 0) return {smul(a.lo, b.lo), smul(a.hi, b.hi)};
   I128 p[4] = {smul(a.lo, b.lo), smul(a.lo, b.hi), smul(a.hi, b.lo), smul(a.hi, b.hi)};
   return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
 }
@@ -149,8 +157,7 @@ uint32_t ExprData::cast(Op op, uint32_t a, unsigned w) {
 // Polynomials and flags
 // ---------------------------------------------------------------------------
 
-void ExprData::prepare() const {
-  if (prepared_.load(std::memory_order_acquire) == nodes.size()) return;
+void ExprData::prepareSlow() const {
   std::lock_guard<std::mutex> lock(mu_);
   size_t n = nodes.size();
   size_t from = polys_.size();
@@ -326,15 +333,10 @@ namespace {
 struct Evaluator {
   const ExprData &d;
   const Env &env;
-  // Sparse, so that evaluating one access costs what it touches, not the
-  // size of the whole kernel's expression table (a fully unrolled loop has
-  // tens of thousands of accesses).
   struct Memo {
     uint8_t state = 0;  // 0 new, 1 busy, 2 ok, 3 failed
     Interval value;
   };
-  std::unordered_map<uint32_t, Memo> memo;
-
   // Lenient evaluation is used for loop trip counts: a count that is
   // negative in mathematical terms belongs to a loop whose guard fails, so
   // unsigned operands may go negative there (the IV is clamped at 0).
@@ -349,7 +351,26 @@ struct Evaluator {
 
   Evaluator(const ExprData &d, const Env &e, bool lenient = false)
       : d(d), env(e), lenient(lenient) {
+    auto &pool = spare();
+    if (pool.empty()) {
+      st = std::make_unique<Storage>();
+    } else {
+      st = std::move(pool.back());
+      pool.pop_back();
+    }
+    if (st->memo.size() < d.nodes.size()) {
+      st->memo.resize(d.nodes.size());
+      st->stamp.resize(d.nodes.size(), 0);
+    }
+    if (++st->epoch == 0) {  // wrapped: no stale stamp may match
+      std::fill(st->stamp.begin(), st->stamp.end(), 0);
+      st->epoch = 1;
+    }
     anyClip = e.gid_clipped[0] || e.gid_clipped[1] || e.gid_clipped[2] || !e.clips.empty();
+  }
+  Evaluator(Evaluator &&) = default;
+  ~Evaluator() {
+    if (st) spare().push_back(std::move(st));
   }
 
   // A polynomial's linear terms by variable atom: few, so a flat list (a std::map allocated
@@ -365,6 +386,42 @@ struct Evaluator {
       terms.emplace_back(key, coef);
     }
   };
+
+  // evalPoly's working lists, one set per nesting level (it recurses through atom and eval).
+  struct PolyScratch {
+    Linear linear;
+    std::vector<const Mono *> monos;
+    Poly folded;
+  };
+  // The memo by node id and evalPoly's working lists, kept per thread across evaluations:
+  // a hash map of memo nodes, and lists allocated per evaluation, were a fifth of FDTD3d's
+  // access hulls (callgrind: malloc and free). A memo entry counts only when its stamp is
+  // the evaluation's, so an evaluation costs what it touches, not the size of the whole
+  // kernel's expression table (a fully unrolled loop has tens of thousands of accesses).
+  struct Storage {
+    std::vector<Memo> memo;
+    std::vector<uint32_t> stamp;
+    uint32_t epoch = 0;
+    std::vector<std::unique_ptr<PolyScratch>> scratch;
+  };
+  std::unique_ptr<Storage> st;
+  static std::vector<std::unique_ptr<Storage>> &spare() {
+    thread_local std::vector<std::unique_ptr<Storage>> s;
+    return s;
+  }
+  Memo &memoOf(uint32_t id) {
+    if (id >= st->memo.size()) {
+      const size_t n = std::max<size_t>(size_t(id) + 1, d.nodes.size());
+      st->memo.resize(n);
+      st->stamp.resize(n, 0);
+    }
+    if (st->stamp[id] != st->epoch) {
+      st->stamp[id] = st->epoch;
+      st->memo[id] = Memo{};
+    }
+    return st->memo[id];
+  }
+
 
   // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
   static constexpr uint32_t kGidAtom = 0x80000000u;
@@ -607,26 +664,22 @@ struct Evaluator {
   }
 
   std::optional<Interval> eval(uint32_t id) {
-    Memo &m = memo[id];
-    if (m.state == 2) return m.value;
-    if (m.state == 3 || m.state == 1) return std::nullopt;
-    m.state = 1;
+    {
+      Memo &m = memoOf(id);
+      if (m.state == 2) return m.value;
+      if (m.state == 3 || m.state == 1) return std::nullopt;
+      m.state = 1;
+    }
     auto r = evalPoly(d.poly(id));
+    Memo &m = st->memo[id];  // evalPoly may have grown the table
     if (!r) { m.state = 3; return std::nullopt; }
     m.value = *r;
     m.state = 2;
     return r;
   }
 
-  // evalPoly's working lists, one set per nesting level (it recurses through atom and eval)
-  // and reused across calls: allocated per call, they were half of the instructions of
-  // FDTD3d's access hulls (callgrind: malloc and free).
-  struct PolyScratch {
-    Linear linear;
-    std::vector<const Mono *> monos;
-    Poly folded;
-  };
-  std::vector<std::unique_ptr<PolyScratch>> scratch;
+  // evalPoly's working lists are reused across calls (Storage::scratch): allocated per call,
+  // they were half of the instructions of FDTD3d's access hulls (callgrind: malloc and free).
   size_t scratchDepth = 0;
   struct ScratchLevel {
     Evaluator &e;
@@ -634,8 +687,9 @@ struct Evaluator {
     explicit ScratchLevel(Evaluator &ev) : e(ev), s(take(ev)) {}
     ~ScratchLevel() { --e.scratchDepth; }
     static PolyScratch &take(Evaluator &ev) {
-      if (ev.scratchDepth == ev.scratch.size()) ev.scratch.push_back(std::make_unique<PolyScratch>());
-      PolyScratch &s = *ev.scratch[ev.scratchDepth++];
+      auto &kept = ev.st->scratch;
+      if (ev.scratchDepth == kept.size()) kept.push_back(std::make_unique<PolyScratch>());
+      PolyScratch &s = *kept[ev.scratchDepth++];
       s.linear.terms.clear();
       s.monos.clear();
       return s;

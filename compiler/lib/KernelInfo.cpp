@@ -134,6 +134,7 @@ KernelInfo buildKernelInfo(Function &F, FunctionAnalysisManager &FAM) {
   k.cost_expr = CO.known ? CO.text : "unknown: " + CO.why;
   k.trip_counts = CO.tripCounts;
   k.exprs = IR.exprs;
+  if (k.exprs) k.exprs->prepare();
 
   // ---- partitionability ----
   auto whole = [&](const std::string &why) {
