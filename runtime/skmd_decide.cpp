@@ -795,10 +795,16 @@ namespace {
 // sample for the profile database.
 void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
   if (settings().mode == KernelMode::Whole) return;
+  apiMutex.assertHeld();  // completions are collected under it; the observer is not annotated
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   const cc::KernelInfo *info = sp && sp->ok ? skmdKernelInfo(*sp, slot, cmd->kernel->name) : nullptr;
-  cc::NDRange nd;
-  cc::ScalarArgs scalars;
+  // Kept storage (API lock held): the final read of an app learns of every launch at once,
+  // and each of these allocated per completion.
+  static cc::NDRange nd;
+  static cc::ScalarArgs scalars;
+  static std::pair<int, std::vector<uint64_t>> key;
+  nd = cc::NDRange{};
+  scalars.bits.clear();
   uint64_t groups = 0;
   if (info) {
     auto lim = sp->groupLimit.find(cmd->kernel->name);
@@ -818,10 +824,15 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
     // How far off the profiled model was, for launches of the shape it is bound to.
     if (groups && b != kk.bound.end() && shape == kk.boundFor) {
       double predicted = b->second(groups);
-      // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
-      if (kk.ratios.size() >= kMaxCorrectedShapes && !kk.ratios.count({dev, kk.boundFor}))
-        kk.ratios.erase(kk.ratios.begin());
-      auto &r = kk.ratios[{dev, kk.boundFor}];
+      key.first = dev;
+      key.second = kk.boundFor;
+      auto it = kk.ratios.find(key);
+      if (it == kk.ratios.end()) {
+        // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
+        if (kk.ratios.size() >= kMaxCorrectedShapes) kk.ratios.erase(kk.ratios.begin());
+        it = kk.ratios.emplace(key, std::vector<double>{}).first;
+      }
+      auto &r = it->second;
       if (predicted > 0 && seconds > 0) {
         if (r.size() > kCorrectionRuns) r.erase(r.begin() + 1);  // keep the warm-up first
         r.push_back(seconds / predicted);
@@ -832,7 +843,11 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
     // 20,000 instructions on the path that learns of completions: BiCGSTAB's 158 launches
     // were learnt of at its final read under TUTTI_MODE=mkmd, about 1 ms on two H100s.
     if (!groups || kk.stored[dev] >= kStoredPerRun) return;
-    int &ofShape = kk.storedShapes[{dev, shape}];
+    key.first = dev;
+    key.second = shape;
+    auto sit = kk.storedShapes.find(key);
+    if (sit == kk.storedShapes.end()) sit = kk.storedShapes.emplace(key, 0).first;
+    int &ofShape = sit->second;
     if (ofShape >= (b != kk.bound.end() ? kStoredPerShapeModelled : kStoredPerShape)) return;
     ++ofShape;
     ++kk.stored[dev];
