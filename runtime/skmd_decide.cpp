@@ -77,6 +77,16 @@ struct KernelKnowledge {
   std::vector<uint64_t> featuresFor;
   const cc::KernelInfo *featuresInfo = nullptr;
   pf::Features features;
+  // learnFromRun's entries for the latest launch shape it learnt of, per device: a run of
+  // completions repeats its shapes, and finding them by (device, shape) twice a completion
+  // was most of the path that learns of them. Map nodes stay put; a ratios entry erased
+  // clears its pointers here.
+  struct Learnt {
+    std::vector<uint64_t> shape;
+    std::vector<double> *ratios = nullptr;  // kk.ratios[{device, shape}]
+    int *ofShape = nullptr;                 // kk.storedShapes[{device, shape}]
+  };
+  std::map<int, Learnt> learnt;
 };
 constexpr size_t kCorrectionRuns = 5;
 constexpr size_t kMaxCorrectedShapes = 64;  // per kernel, all devices together
@@ -821,18 +831,30 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
     static std::vector<uint64_t> shape;  // g_mu held: kept storage
     shape.clear();
     if (groups && (b != kk.bound.end() || kk.stored[dev] < kStoredPerRun)) launchShapeInto(cmd, nd, scalars, shape);
+    KernelKnowledge::Learnt &l = kk.learnt[dev];
+    if (l.shape != shape) {
+      l.shape = shape;  // kept storage
+      l.ratios = nullptr;
+      l.ofShape = nullptr;
+    }
     // How far off the profiled model was, for launches of the shape it is bound to.
     if (groups && b != kk.bound.end() && shape == kk.boundFor) {
       double predicted = b->second(groups);
-      key.first = dev;
-      key.second = kk.boundFor;
-      auto it = kk.ratios.find(key);
-      if (it == kk.ratios.end()) {
-        // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
-        if (kk.ratios.size() >= kMaxCorrectedShapes) kk.ratios.erase(kk.ratios.begin());
-        it = kk.ratios.emplace(key, std::vector<double>{}).first;
+      if (!l.ratios) {
+        key.first = dev;
+        key.second = shape;
+        auto it = kk.ratios.find(key);
+        if (it == kk.ratios.end()) {
+          // A bound on memory for apps that launch ever new shapes: the oldest-keyed go first.
+          if (kk.ratios.size() >= kMaxCorrectedShapes) {
+            for (auto &e : kk.learnt) e.second.ratios = nullptr;
+            kk.ratios.erase(kk.ratios.begin());
+          }
+          it = kk.ratios.emplace(key, std::vector<double>{}).first;
+        }
+        l.ratios = &it->second;
       }
-      auto &r = it->second;
+      auto &r = *l.ratios;
       if (predicted > 0 && seconds > 0) {
         if (r.size() > kCorrectionRuns) r.erase(r.begin() + 1);  // keep the warm-up first
         r.push_back(seconds / predicted);
@@ -843,11 +865,14 @@ void learnFromRun(Command *cmd, int slot, double workItems, double seconds) {
     // 20,000 instructions on the path that learns of completions: BiCGSTAB's 158 launches
     // were learnt of at its final read under TUTTI_MODE=mkmd, about 1 ms on two H100s.
     if (!groups || kk.stored[dev] >= kStoredPerRun) return;
-    key.first = dev;
-    key.second = shape;
-    auto sit = kk.storedShapes.find(key);
-    if (sit == kk.storedShapes.end()) sit = kk.storedShapes.emplace(key, 0).first;
-    int &ofShape = sit->second;
+    if (!l.ofShape) {
+      key.first = dev;
+      key.second = shape;
+      auto sit = kk.storedShapes.find(key);
+      if (sit == kk.storedShapes.end()) sit = kk.storedShapes.emplace(key, 0).first;
+      l.ofShape = &sit->second;
+    }
+    int &ofShape = *l.ofShape;
     if (ofShape >= (b != kk.bound.end() ? kStoredPerShapeModelled : kStoredPerShape)) return;
     ++ofShape;
     ++kk.stored[dev];
