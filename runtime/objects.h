@@ -348,6 +348,7 @@ struct _cl_kernel : tutti::ObjectHeader {
     uint64_t bytes = 0;  // of its buffer arguments
     uint32_t uses = 0;
     bool tiny = false;
+    bool seen = false;  // launched before (TUTTI_MKMD_FIRST_UNJUDGED)
   } mkmdTiny GUARDED_BY(tutti::apiMutex);
 };
 

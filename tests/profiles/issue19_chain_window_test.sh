@@ -61,4 +61,11 @@ grep -q 'TUTTI mkmd_graphs=0 .* mkmd_eager=21 ' "$w/tc-1000000000.log" ||
 grep -q ' hull_shapes=0 ' "$w/tc-1000000000.log" ||
   { cat "$w/tc-1000000000.log"; echo "FAIL: hulls evaluated for launches that went at once"; exit 1; }
 grep -Eq ' hull_shapes=[1-9]' "$w/tc-0.log" || { cat "$w/tc-0.log"; echo "FAIL: held launches without hulls"; exit 1; }
+# TUTTI_MKMD_FIRST_UNJUDGED: with no kernel under the bound, the first kernel launched with
+# nothing held goes at once without a verdict; the other 16 are held for the graph.
+TUTTI_PROFILE_DB="$w/tc.sqlite" TUTTI_MKMD_TINY_US=1 TUTTI_MKMD_FIRST_UNJUDGED=1 LD_PRELOAD=$lib "$tc" --size tiny \
+  > "$w/tc-unjudged.log" 2>&1 || { cat "$w/tc-unjudged.log"; exit 1; }
+grep -q 'status=PASS' "$w/tc-unjudged.log" || { cat "$w/tc-unjudged.log"; exit 1; }
+grep -q 'TUTTI mkmd_graphs=1 mkmd_kernels=16 .* mkmd_eager=4 ' "$w/tc-unjudged.log" ||
+  { cat "$w/tc-unjudged.log"; echo "FAIL: the first launch was not sent unjudged"; exit 1; }
 echo ok
