@@ -186,3 +186,21 @@ timeout 540 "$B/mkmd_record.sh" /tmp/mk --apps mk_ABE,mk_BiCGSTAB,mk_TripleCommu
 echo "rc=$? $SECONDS s" >> $OUT/times.txt
 cp /tmp/mk/measure.md $OUT/c4-measure.md 2>/dev/null; cp /tmp/mk/measure.tsv $OUT/c4-measure.tsv 2>/dev/null
 ls -la $OUT
+# ===== c5.sh
+#!/usr/bin/env bash
+# Session 35, call 5 (nvidia-h200), tree 15e5880: the Triple Commutator and mk_ABE profiled,
+# then one run each in whole mode and under MKMD with TUTTI_STATS, a trace and info logs.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+cd /tmp; W=/tmp/w; mkdir -p $W
+timeout 200 "$B/mkmd_record.sh" /tmp/mk --apps mk_TripleCommutator,mk_ABE > $OUT/mk.log 2>&1
+L=$B/lib/libtutti.so
+for app in mk_TripleCommutator mk_ABE; do for m in whole mkmd; do
+  rm -f /tmp/db.sqlite*; cp /tmp/mk/$app/profiles.sqlite /tmp/db.sqlite
+  env TUTTI_MODE=$m TUTTI_STATS=1 TUTTI_LOG=info TUTTI_LOG_TIME=1 TUTTI_PROFILE_DB=/tmp/db.sqlite TUTTI_TRACE=$W/trace-$app-$m.json LD_PRELOAD=$L $B/apps/$app --size thesis > $W/$app-$m.log 2>&1
+done; done
+gzip $W/*.json
+(cd $W && tar czf $OUT/c5.tgz .); echo "total $SECONDS s"; ls -la $OUT
