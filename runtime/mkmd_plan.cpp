@@ -383,9 +383,9 @@ bool mkmdTiny(Command *cmd) {
   for (const ArgValue &a : cmd->args)
     if (a.kind == ArgValue::Mem && a.mem) bytes += a.mem->size;
   _cl_kernel::TinyMemo &m = cmd->kernel->mkmdTiny;
-  // A kernel's first launch asked about, unjudged: the verdict's first run in a process touches code
-  // and models nothing warmed, 40-60 us on an H200 with the GPU idle behind K-means's 22 us
-  // first kernel. Its next launch is judged.
+  // A kernel's first launch asked about goes unjudged (TUTTI_MKMD_FIRST_UNJUDGED): the
+  // verdict's first run in a process touches code and models nothing warmed, 40-60 us on an
+  // H200 with the GPU idle behind K-means's 22 us first kernel. Its next launch is judged.
   if (!m.seen) {
     m.seen = true;
     if (settings().mkmd_first_unjudged) return true;

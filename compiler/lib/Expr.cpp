@@ -422,7 +422,6 @@ struct Evaluator {
     return st->memo[id];
   }
 
-
   // Pseudo atom standing for get_global_id(d) (bit 31 set: no real node).
   static constexpr uint32_t kGidAtom = 0x80000000u;
   // Pseudo atom standing for env.clips[i].first (bit 30 set).
