@@ -204,3 +204,27 @@ for app in mk_TripleCommutator mk_ABE; do for m in whole mkmd; do
 done; done
 gzip $W/*.json
 (cd $W && tar czf $OUT/c5.tgz .); echo "total $SECONDS s"; ls -la $OUT
+# ===== c6.sh
+#!/usr/bin/env bash
+# Session 35, call 6 (nvidia-h200), tree 15e5880: the Triple Commutator profiled at n = 2048
+# and 4096 (bracketing the run) instead of 1024 and 2048, then 3 interleaved rounds in whole
+# mode and under MKMD with TUTTI_STATS: does the schedule still send work to the CPU?
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+P=$(find $B -name mkmd_params.tsv | head -1)
+sed -i 's/^mk_TripleCommutator\t--n 1024\t--n 2048/mk_TripleCommutator\t--n 2048\t--n 4096/' $P
+grep TripleCommutator $P > $OUT/params.txt
+cd /tmp
+timeout 170 "$B/mkmd_record.sh" /tmp/mk --apps mk_TripleCommutator > $OUT/mk.log 2>&1
+echo "record $SECONDS s" >> $OUT/times.txt
+L=$B/lib/libtutti.so
+for r in 1 2 3; do for m in whole mkmd; do
+  [ $SECONDS -gt 230 ] && break 2
+  rm -f /tmp/db.sqlite*; cp /tmp/mk/mk_TripleCommutator/profiles.sqlite /tmp/db.sqlite
+  env TUTTI_MODE=$m TUTTI_STATS=1 TUTTI_LOG=info TUTTI_PROFILE_DB=/tmp/db.sqlite LD_PRELOAD=$L $B/apps/mk_TripleCommutator --size thesis > $OUT/tc-$m-$r.log 2>&1
+done; done
+echo "total $SECONDS s" >> $OUT/times.txt
+grep -h "wall_ms\|mkmd:\|TUTTI device\|TUTTI mkmd" $OUT/tc-*.log | cut -c1-200
