@@ -409,12 +409,9 @@ struct Evaluator {
     thread_local std::vector<std::unique_ptr<Storage>> s;
     return s;
   }
+  // Node ids index d.nodes, and the table is sized to it when taken: it never grows during
+  // an evaluation, so references into it stay valid across the recursion.
   Memo &memoOf(uint32_t id) {
-    if (id >= st->memo.size()) {
-      const size_t n = std::max<size_t>(size_t(id) + 1, d.nodes.size());
-      st->memo.resize(n);
-      st->stamp.resize(n, 0);
-    }
     if (st->stamp[id] != st->epoch) {
       st->stamp[id] = st->epoch;
       st->memo[id] = Memo{};
@@ -663,14 +660,11 @@ struct Evaluator {
   }
 
   std::optional<Interval> eval(uint32_t id) {
-    {
-      Memo &m = memoOf(id);
-      if (m.state == 2) return m.value;
-      if (m.state == 3 || m.state == 1) return std::nullopt;
-      m.state = 1;
-    }
+    Memo &m = memoOf(id);
+    if (m.state == 2) return m.value;
+    if (m.state == 3 || m.state == 1) return std::nullopt;
+    m.state = 1;
     auto r = evalPoly(d.poly(id));
-    Memo &m = st->memo[id];  // evalPoly may have grown the table
     if (!r) { m.state = 3; return std::nullopt; }
     m.value = *r;
     m.state = 2;
