@@ -83,6 +83,10 @@ void MkmdGraphBuilder::devices(_cl_context *ctx) {
     m.d2hBandwidth = out.bandwidth;
     m.latency = in.latency;
     if (m.host) m.fillBandwidth = hostFillBandwidth();
+    // Uploads wait for the kernels queued before them (coherence.cpp's uploads through
+    // staging wait for a marker on the slot's queue): the Triple Commutator's schedule on
+    // one H200 had the CPU's 64 MB result arrive beside a product that it queued behind.
+    m.queuedUploads = !m.host;
     file.models.push_back(m);
   }
 }

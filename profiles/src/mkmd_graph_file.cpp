@@ -80,6 +80,7 @@ bool parseGraph(const std::string &text, GraphFile &out, std::string &error) {
       Device d;
       d.name = name;
       d.host = std::find(flags.begin(), flags.end(), "host") != flags.end();
+      d.queuedUploads = std::find(flags.begin(), flags.end(), "inorder") != flags.end();
       double link, h2d, d2h, lat, fill;
       if (!num("link", double(out.models.size()), link) || !num("h2d", 25, h2d) || !num("d2h", 25, d2h) ||
           !num("latency", 10, lat) || !num("fill", 0, fill))
@@ -152,7 +153,7 @@ std::string formatGraph(const GraphFile &g) {
   for (const Device &d : g.models) {
     std::snprintf(buf, sizeof buf, " link=%d h2d=%.4g d2h=%.4g latency=%.4g", d.link, d.h2dBandwidth / 1e9,
                   d.d2hBandwidth / 1e9, d.latency * 1e6);
-    os << "device " << d.name << (d.host ? " host" : "") << buf;
+    os << "device " << d.name << (d.host ? " host" : "") << (d.queuedUploads ? " inorder" : "") << buf;
     if (d.fillBandwidth > 0) {
       std::snprintf(buf, sizeof buf, " fill=%.4g", d.fillBandwidth / 1e9);
       os << buf;

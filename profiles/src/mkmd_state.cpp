@@ -123,6 +123,13 @@ State::Legs State::legs(int from, int to, uint64_t bytes, double ready, int into
   if (to != hostLoc_) {
     double dur = copySeconds(to, true, bytes);
     l.h2dStart = h2d(to).fit(t, dur);
+    // Queued behind the device's kernels: a gap free on the link and on the device at once.
+    l.h2dQueued = devs_[size_t(to)].queuedUploads;
+    while (l.h2dQueued) {
+      double c = computeFit(to, l.h2dStart, dur);
+      if (c == l.h2dStart) break;
+      l.h2dStart = h2d(to).fit(c, dur);
+    }
     t = l.h2dEnd = l.h2dStart + dur;
   }
   l.arrival = t;
@@ -136,6 +143,7 @@ void State::commit(const Legs &l, int from, int to, int b, uint64_t bytes, int f
   }
   if (l.h2dStart >= 0) {
     busy(h2d(to), l.h2dStart, l.h2dEnd);
+    if (l.h2dQueued) busy(compute_[size_t(to)], l.h2dStart, l.h2dEnd);
     task({Task::H2D, forKernel, to, b, 0, bytes, l.h2dStart, l.h2dEnd});
   }
 }

@@ -93,6 +93,7 @@ class State {
   struct Legs {
     double arrival = 0;
     double d2hStart = -1, d2hEnd = 0, h2dStart = -1, h2dEnd = 0;
+    bool h2dQueued = false;  // the upload holds the destination's queue too (queuedUploads)
   };
   // into: the buffer whose host memory a copy to the host fills (cold: fillBandwidth).
   Legs legs(int from, int to, uint64_t bytes, double ready, int into = -1) const;

@@ -228,6 +228,44 @@ TEST(Mkmd, ColdHomesCostTheirFirstTouch) {
   EXPECT_LT(d2h, 5e-3);
 }
 
+TEST(Mkmd, UploadsQueueBehindTheDevicesKernels) {
+  // The Triple Commutator's case on one H200 (issue 19): a 0.1 ms add beside a 20 ms
+  // product. On the CPU (5 ms) its 64 MiB result goes up during the product on a link of
+  // its own, which saves the GPU 0.1 ms. Behind the product on the GPU's in-order queue,
+  // as the runtime issues it, the upload costs 2.7 ms after it: the add stays on the GPU.
+  Graph g;
+  g.buffers = {buffer("a", 64 << 20, true, false), buffer("x", 64 << 20, true, false),
+               buffer("b", 64 << 20, false, false), buffer("y", 64 << 20, false, false),
+               buffer("c", 4096, false, true)};
+  g.buffers[0].on = g.buffers[1].on = {1};
+  g.kernels.push_back(kernel("product", 64, {0}, {2}, linear({2.0 / 64, 20e-3 / 64}, 0)));
+  g.kernels.push_back(kernel("add", 64, {1}, {3}, linear({5e-3 / 64, 0.1e-3 / 64}, 0)));
+  g.kernels.push_back(kernel("product2", 64, {2, 3}, {4}, linear({2.0 / 64, 20e-3 / 64}, 0)));
+  for (Kernel &k : g.kernels) k.splittable = false;
+  std::vector<Device> devs = {cpu(), gpu("gpu", 0)};
+  Schedule beside = schedule(g, devs);
+  checkInvariants(beside, g, devs);
+  EXPECT_EQ(beside.deviceOf[1], 0) << "copies on their own engines: the CPU's add pays";
+  devs[1].queuedUploads = true;
+  Schedule queued = schedule(g, devs);
+  checkInvariants(queued, g, devs);
+  EXPECT_EQ(queued.deviceOf[1], 1);
+  EXPECT_NEAR(queued.makespan, 40.1e-3 + 4096 / 25e9 + 10e-6, 1e-6);
+  // Forced onto the CPU, the upload waits for the product and the second product for it.
+  g.kernels[1].time = linear({5e-3 / 64, 1.0}, 0);
+  Schedule forced = schedule(g, devs);
+  checkInvariants(forced, g, devs);
+  ASSERT_EQ(forced.deviceOf[1], 0);
+  double productEnd = 0, upStart = -1, secondStart = 0;
+  for (const Task &t : forced.tasks) {
+    if (t.kind == Task::Compute && t.kernel == 0) productEnd = t.end;
+    if (t.kind == Task::H2D && t.buffer == 3) upStart = t.start;
+    if (t.kind == Task::Compute && t.kernel == 2) secondStart = t.start;
+  }
+  EXPECT_GE(upStart, productEnd - 1e-12);
+  EXPECT_GE(secondStart, upStart + double(64 << 20) / 25e9);
+}
+
 TEST(Mkmd, SliversOfASplitGoToItsLargestPiece) {
   // Two GPUs and a CPU 300x slower: the balanced split gives the CPU 0.17 %, which its
   // model's error and fixed costs outweigh.
@@ -438,7 +476,7 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   const std::string text =
       "# two kernels\n"
       "device cpu host fill=1.5\n"
-      "device gpu link=3 h2d=12 d2h=11 latency=8\n"
+      "device gpu inorder link=3 h2d=12 d2h=11 latency=8\n"
       "buffer in bytes=1048576 in on=gpu nohost\n"
       "buffer mid bytes=4096 cold\n"
       "buffer out bytes=4096 out\n"
@@ -451,6 +489,8 @@ TEST(MkmdGraphFile, RoundTripsAndInstantiatesDeviceCopies) {
   EXPECT_TRUE(f.models[0].host);
   EXPECT_EQ(f.models[1].link, 3);
   EXPECT_DOUBLE_EQ(f.models[1].d2hBandwidth, 11e9);
+  EXPECT_TRUE(f.models[1].queuedUploads);
+  EXPECT_FALSE(f.models[0].queuedUploads);
   ASSERT_EQ(f.graph.kernels.size(), 2u);
   EXPECT_EQ(f.graph.kernels[0].partialRead, std::vector<bool>{true});
   EXPECT_EQ(f.graph.kernels[1].after, std::vector<int>{0});

@@ -29,6 +29,11 @@ struct Device {
   // Seconds from the graph's start during which the device still runs earlier work (an
   // earlier graph's kernels): nothing of this graph runs there before.
   double busyUntil = 0;
+  // Copies from the host into this device queue behind the kernels issued to it before
+  // (Tutti's runtime: an upload waits for everything on the device's in-order queue, lest
+  // it overwrite bytes a queued kernel still reads), so they cannot overlap its kernels.
+  // False: the thesis's model, copies on their own engines beside the kernels.
+  bool queuedUploads = false;
 };
 
 struct Buffer {
@@ -129,14 +134,14 @@ namespace tutti::profiles::mkmd {
 
 // A recorded graph with device models, as the simulator reads it (one item per line, '#'
 // starts a comment):
-//   device NAME [host] [link=N] [h2d=GB/s] [d2h=GB/s] [latency=us] [fill=GB/s]
+//   device NAME [host] [inorder] [link=N] [h2d=GB/s] [d2h=GB/s] [latency=us] [fill=GB/s]
 //   buffer NAME bytes=N [in] [out] [on=MODEL1,MODEL2] [nohost] [cold]
 //   kernel NAME groups=N [reads=B1,B2*] [writes=B3] [after=K1,K2] [whole] [merge=MS]
 //          time=MODEL:FIXED_MS+US_PER_GROUP[,MODEL:...]
 // B* marks a buffer read in proportion to a piece's groups; `whole`: not partition-ready;
 // merge=MS: partial outputs merged on the host, MS per extra device. on=: devices holding
 // an `in` buffer's data when the graph starts; nohost: the host's copy is stale; cold and
-// fill=: Device::fillBandwidth and Buffer::cold.
+// fill=: Device::fillBandwidth and Buffer::cold; inorder: Device::queuedUploads.
 struct GraphFile {
   struct Linear {
     double fixedSeconds = 0, perGroupSeconds = 0;
