@@ -336,14 +336,18 @@ std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId
       // is stored under the key of its input. Runs that split a kernel add samples at new
       // points (their pieces' group counts), so its input changes from run to run: the last
       // run's fit then serves this build, and the new one is made off the build's path for
-      // the next (validation runs, which must measure the database as it is, fit here).
+      // the next (validation runs, which must measure the database as it is, fit here). Not
+      // when the samples hold a size the last fit did not: fitted at n = 1024 alone, the Triple
+      // Commutator's products were predicted 4x short at 4096 in the first run after profiling
+      // at 2048 was added.
       const std::string fitKey = pf::TimeModel::fitKey(samples);
       const pf::ProfileDB::StoredFit stored = db.fittedModel(kernelId, deviceId);
       pf::TimeModel tm;
       const char *how = "fitted";
       if (stored.fitKey == fitKey && pf::TimeModel::load(stored.model, samples, &tm)) {
         how = "stored fit";
-      } else if (!readOnly() && pf::TimeModel::load(stored.model, samples, &tm)) {
+      } else if (!readOnly() && pf::TimeModel::sameSizes(stored.fitKey, fitKey) &&
+                 pf::TimeModel::load(stored.model, samples, &tm)) {
         how = "last run's fit, refitted in the background";
         refitLater({kernelId, deviceId, fitKey, samples});
       } else {

@@ -1,12 +1,14 @@
 // time_model_store.cpp: a fitted time model as exact text, and the key of the fit it came from.
 // The profile database keeps each (kernel, device)'s last fit under its key, so a build
 // whose samples have not changed loads its models instead of fitting them again.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <tuple>
 
 #include "tutti/time_model.h"
 
@@ -68,9 +70,32 @@ std::string TimeModel::fitKey(const std::vector<KernelSample>& samples, const Fi
     for (const auto& [name, value] : s.features) h.str(name), h.f64(value);
     h.f64(s.seconds);
   }
-  char b[24];
-  std::snprintf(b, sizeof b, "%016" PRIx64 "-%zu", h.h, samples.size());
+  // Then the launch shapes alone (sizes): a fit of other samples at the same sizes may
+  // stand in while the new one is made (sameSizes), one that lacks a size may not.
+  std::vector<const KernelSample*> shapes;
+  for (const KernelSample& s : samples)
+    if (std::none_of(shapes.begin(), shapes.end(), [&](const KernelSample* o) {
+          return o->workDim == s.workDim && o->features == s.features && o->local == s.local;
+        }))
+      shapes.push_back(&s);
+  std::sort(shapes.begin(), shapes.end(), [](const KernelSample* a, const KernelSample* b) {
+    return std::tie(a->workDim, a->features, a->local) < std::tie(b->workDim, b->features, b->local);
+  });
+  Hasher z;
+  z.str(TUTTI_FIT_CODE_HASH);
+  for (const KernelSample* s : shapes) {
+    z.u64(s->workDim);
+    for (int d = 0; d < 3; ++d) z.u64(s->local[d]);
+    for (const auto& [name, value] : s->features) z.str(name), z.f64(value);
+  }
+  char b[48];
+  std::snprintf(b, sizeof b, "%016" PRIx64 "-%zu-s%016" PRIx64, h.h, samples.size(), z.h);
   return b;
+}
+
+bool TimeModel::sameSizes(const std::string& keyA, const std::string& keyB) {
+  const size_t a = keyA.rfind("-s"), b = keyB.rfind("-s");
+  return a != std::string::npos && b != std::string::npos && keyA.compare(a, std::string::npos, keyB, b) == 0;
 }
 
 std::string TimeModel::save() const {

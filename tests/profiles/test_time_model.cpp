@@ -267,6 +267,15 @@ TEST(TimeModel, StoredFitPredictsExactlyAsTheFit) {
   FitOptions opt;
   opt.maxTerms = 3;
   EXPECT_NE(TimeModel::fitKey(s, opt), key);
+  // A fit may stand in for one of other samples at the same sizes, never for one with a size
+  // more: fitted at n = 1024 alone, it would extrapolate to 2048 from one point.
+  changed = s;
+  changed[5].seconds *= 2;
+  changed.pop_back();
+  EXPECT_TRUE(TimeModel::sameSizes(TimeModel::fitKey(changed), key));
+  std::vector<KernelSample> smallOnly(s.begin(), s.end() - long(s2.size()));
+  EXPECT_FALSE(TimeModel::sameSizes(TimeModel::fitKey(smallOnly), key));
+  EXPECT_FALSE(TimeModel::sameSizes("0123456789abcdef-40", key)) << "a key from before sizes were in it";
   TimeModel none;
   for (const char* bad : {"", "tutti-time-model 1\nkind 9", "tutti-time-model 1\nkind 1\nintercept x",
                           "tutti-time-model 1\nkind 1\nintercept 0x1p+0\ncv 0\ntrain 0\nterms 1\n1 0 0 0 0 1 feat"})

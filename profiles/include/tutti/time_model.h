@@ -141,6 +141,11 @@ class TimeModel {
   // text (hex floats); load() makes it again over the samples it was fitted on, and is
   // false for text that is not such a model.
   static std::string fitKey(const std::vector<KernelSample>& samples, const FitOptions& opt = {});
+  // Whether two fit keys' samples span the same launch shapes (sizes and work-group sizes),
+  // whatever their group counts and times: a fit of one may serve the other until it is
+  // refitted. A fit without a size extrapolates to it badly (the Triple Commutator's products
+  // on an H200, fitted at n = 1024 alone and run at 4096: predicted 4x short).
+  static bool sameSizes(const std::string& keyA, const std::string& keyB);
   std::string save() const;
   static bool load(const std::string& text, const std::vector<KernelSample>& samples, TimeModel* out);
 
