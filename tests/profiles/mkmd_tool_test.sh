@@ -19,9 +19,10 @@ for name, min_speedup in (("mix", 1.3), ("two", 1.6)):
     base = min(r["in_order_ms"])
     assert r["mkmd_ms"] <= r["coarse_ms"] + 1e-9 < base, r
     assert r["speedup"] >= min_speedup, (name, r)
-    # Three unequal devices leave idle time worth a split; two equal ones pair the
-    # independent products and leave none worth the 10 % a split must save.
-    assert (r["split_kernels"] > 0) == (name == "mix"), r
+    # Three unequal devices leave idle time worth a split. (Two equal ones pair the
+    # independent products; the climb that starts with large moves still finds splits that
+    # save the 10 % of their kernels' time a split must: 85.7 ms against 86.5 coarse.)
+    assert name != "mix" or r["split_kernels"] > 0, r
     assert 0 <= r["mkmd_idle"] <= r["coarse_idle"] + 1e-9, r
 t = json.load(open(f"{w}/mix.trace.json"))
 kinds = {e.get("cat") for e in t["traceEvents"] if e["ph"] == "X"}
