@@ -338,8 +338,8 @@ std::shared_ptr<const pf::TimeModel> storedTimeModel(const std::string &kernelId
       // run's fit then serves this build, and the new one is made off the build's path for
       // the next (validation runs, which must measure the database as it is, fit here). Not
       // when the samples hold a size the last fit did not: fitted at n = 1024 alone, the Triple
-      // Commutator's products were predicted 4x short at 4096 in the first run after profiling
-      // at 2048 was added.
+      // Commutator's products were predicted 4x short at 4096 by the runs after profiling at
+      // 2048, until a background refit was stored (a short run ends before it).
       const std::string fitKey = pf::TimeModel::fitKey(samples);
       const pf::ProfileDB::StoredFit stored = db.fittedModel(kernelId, deviceId);
       pf::TimeModel tm;

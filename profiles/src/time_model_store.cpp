@@ -82,7 +82,6 @@ std::string TimeModel::fitKey(const std::vector<KernelSample>& samples, const Fi
     return std::tie(a->workDim, a->features, a->local) < std::tie(b->workDim, b->features, b->local);
   });
   Hasher z;
-  z.str(TUTTI_FIT_CODE_HASH);
   for (const KernelSample* s : shapes) {
     z.u64(s->workDim);
     for (int d = 0; d < 3; ++d) z.u64(s->local[d]);

@@ -29,7 +29,7 @@ struct Device {
   // Seconds from the graph's start during which the device still runs earlier work (an
   // earlier graph's kernels): nothing of this graph runs there before.
   double busyUntil = 0;
-  // Copies from the host into this device queue behind the kernels issued to it before
+  // Copies from the host into this device wait for the kernels issued to it before them
   // (Tutti's runtime: an upload waits for everything on the device's in-order queue, lest
   // it overwrite bytes a queued kernel still reads), so they cannot overlap its kernels.
   // False: the thesis's model, copies on their own engines beside the kernels.
