@@ -16,7 +16,6 @@
 #include "memory.h"
 #include "mkmd_graph.h"
 #include "settings.h"
-#include "skmd.h"
 #include "trace.h"
 
 namespace tutti {
@@ -373,21 +372,6 @@ bool mkmdWindowFull(const std::deque<Command *> &held) {
 void mkmdStreamed(uint64_t n) { g_counters.streamed += n; }
 void mkmdWentAtOnce(uint64_t n) { g_counters.eager += n; }
 
-namespace {
-// The verdict primed for cmd's kernel (skmd_program.cpp), when cmd has that shape.
-const SkmdProgram::PrimedVerdict *primedVerdict(Command *cmd, uint64_t bytes) {
-  const SkmdProgram *sp = cmd->kernel->program->skmd.get();
-  if (!sp || !sp->ok || !cmd->hasLocal) return nullptr;
-  auto it = sp->primed.find(cmd->kernel->name);
-  if (it == sp->primed.end()) return nullptr;
-  const SkmdProgram::PrimedVerdict &p = it->second;
-  if (p.dim != cmd->dim || p.bytes != bytes) return nullptr;
-  for (unsigned d = 0; d < p.dim; ++d)
-    if (p.global[d] != cmd->global[d] || p.local[d] != cmd->local[d]) return nullptr;
-  return &p;
-}
-}  // namespace
-
 // Predicting a launch costs about 50,000 instructions (its model on every device), more than
 // the launch itself: the verdict is kept per kernel for its latest shape (NDRange and buffer
 // sizes) and asked again every kRetinyEvery launches, in case scalar arguments moved it.
@@ -412,19 +396,10 @@ bool mkmdTiny(Command *cmd) {
     ++m.uses;
     return m.tiny;
   }
+  const double t = mkmdFastestSeconds(cmd);
   m.dim = cmd->dim, m.bytes = bytes, m.uses = 1;
   std::copy(cmd->global, cmd->global + 3, m.global);
   std::copy(cmd->local, cmd->local + 3, m.local);
-  // This process's first verdict on the kernel: the one its profile's newest shape left,
-  // if this is that shape (SkmdProgram::primed). Later ones evaluate the models, which by
-  // then have this process's runs to correct them.
-  const bool first = !m.judged;
-  m.judged = true;
-  if (const SkmdProgram::PrimedVerdict *p = first ? primedVerdict(cmd, bytes) : nullptr) {
-    ++g_counters.primed;
-    return m.tiny = p->tiny;
-  }
-  const double t = mkmdFastestSeconds(cmd);
   m.tiny = t > 0 && t * 1e6 < double(tiny);
   return m.tiny;
 }

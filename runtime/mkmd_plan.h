@@ -43,7 +43,6 @@ struct MkmdCounters {
   uint64_t chains = 0;  // windows scheduled early because they were one chain (mkmdWindowFull)
   uint64_t unknown = 0;  // kernels scheduled with no time model on any device
   uint64_t eager = 0;  // commands that went at once, unscheduled (TUTTI_MKMD_EAGER)
-  uint64_t primed = 0;  // first verdicts taken from the profile's newest shape (SkmdProgram::primed)
   double predictedMs = 0, scheduleUs = 0;
   double measuredMs = 0;  // union of the graphs' runs (MkmdRun), once each is over
   uint64_t measured = 0;  // graphs whose runs are over

@@ -349,7 +349,6 @@ struct _cl_kernel : tutti::ObjectHeader {
     uint32_t uses = 0;
     bool tiny = false;
     bool seen = false;  // launched before (TUTTI_MKMD_FIRST_UNJUDGED)
-    bool judged = false;  // a verdict was given in this process (primed ones the first only)
   } mkmdTiny GUARDED_BY(tutti::apiMutex);
 };
 

@@ -33,16 +33,6 @@ struct SkmdProgram {
   std::vector<std::shared_ptr<const void>> results;  // per slot: compiler::CompileResult
   std::map<std::string, std::vector<cl_kernel>> kernels;  // name -> per slot
   std::map<std::string, size_t> groupLimit;  // name -> smallest CL_KERNEL_WORK_GROUP_SIZE
-  // MKMD's tiny verdict (mkmdTiny) of each kernel's launch shape in the newest profile sample,
-  // most often the last run's: a first launch of that shape takes it instead of evaluating
-  // its models on the app's thread, with the device idle behind it.
-  struct PrimedVerdict {
-    cl_uint dim = 0;
-    size_t global[3] = {0, 0, 0}, local[3] = {0, 0, 0};
-    uint64_t bytes = 0;  // of its buffer arguments
-    bool tiny = false;
-  };
-  std::map<std::string, PrimedVerdict> primed;  // name ->
   // VAST's slice plans of recent launches of its kernels (vast_plan.cpp): they name the
   // kernels' compile results, so they die with them.
   std::shared_ptr<void> vastPlans;

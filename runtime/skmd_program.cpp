@@ -193,51 +193,6 @@ SkmdProgram *skmdProgram(_cl_program *p) {
   return p->skmd.get();
 }
 
-namespace {
-
-// The verdict mkmdTiny would give the launch shape of each kernel's newest sample: its fastest
-// device's predicted time under TUTTI_MKMD_TINY_US (no correction yet, as at a first launch).
-// K-means under MKMD on an H200 lost 0.2 ms to whole mode, and judging its kernels' first
-// launches unjudged won back most of it.
-void primeTinyVerdicts(_cl_context *ctx, SkmdProgram &sp, const std::vector<std::string> &kernelNames) {
-  const Settings &set = settings();
-  if (set.mode != KernelMode::Mkmd || !set.mkmd_eager || !set.mkmd_tiny_us) return;
-  for (const std::string &name : kernelNames) {
-    std::vector<std::shared_ptr<const profiles::TimeModel>> models;
-    const profiles::KernelSample *newest = nullptr;
-    for (auto &ds : ctx->slots) {
-      models.push_back(storedTimeModel(sp.id + '-' + name, deviceIdentity(ds.dev)));
-      if (models.back())
-        for (const profiles::KernelSample &s : models.back()->samples())
-          // Ties (one second) go to the later sample: the database's order, which each
-          // model's samples keep within a second (fewPerPoint).
-          if (!newest || s.timestamp >= newest->timestamp) newest = &s;
-    }
-    if (!newest || newest->workDim < 1 || newest->workDim > 3) continue;
-    double fastest = 0;
-    for (const auto &m : models)
-      if (m && m->valid()) {
-        double t = m->bind(newest->features)(newest->totalGroups);
-        if (t > 0 && (fastest == 0 || t < fastest)) fastest = t;
-      }
-    if (!(fastest > 0)) continue;
-    SkmdProgram::PrimedVerdict v;
-    v.dim = newest->workDim;
-    for (unsigned d = 0; d < v.dim; ++d) v.global[d] = newest->global[d], v.local[d] = newest->local[d];
-    for (const auto &[feature, value] : newest->features)
-      if (feature.size() > 6 && feature.compare(feature.size() - 6, 6, ".bytes") == 0) v.bytes += uint64_t(value);
-    v.tiny = fastest * 1e6 < double(set.mkmd_tiny_us);
-    sp.primed[name] = v;
-    TUTTI_LOG(Debug, "mkmd: %s's newest profiled shape (%zu x %zu x %zu groups of %zu x %zu x %zu) is %s: %.1f us",
-              name.c_str(), size_t(newest->global[0] / std::max<uint64_t>(1, newest->local[0])),
-              size_t(newest->global[1] / std::max<uint64_t>(1, newest->local[1])),
-              size_t(newest->global[2] / std::max<uint64_t>(1, newest->local[2])), size_t(newest->local[0]),
-              size_t(newest->local[1]), size_t(newest->local[2]), v.tiny ? "tiny" : "not tiny", fastest * 1e6);
-  }
-}
-
-}  // namespace
-
 std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &source,
                                          const std::string &options,
                                          const std::vector<std::string> &kernelNames) {
@@ -264,7 +219,6 @@ std::shared_ptr<SkmdProgram> skmdPrepare(_cl_context *ctx, const std::string &so
   if (!profileDbEnabled()) return sp;
   for (const std::string &name : kernelNames)
     for (auto &ds : ctx->slots) storedTimeModel(sp->id + '-' + name, deviceIdentity(ds.dev));
-  primeTinyVerdicts(ctx, *sp, kernelNames);
   for (auto &ds : ctx->slots) storedTransferModel(deviceIdentity(ds.dev));
   storedTransferModel(kHostMemoryId);
   TUTTI_LOG(Info, "partition-ready program and time models ready in %.1f ms", (nowNs() - t0) / 1e6);

@@ -49,7 +49,7 @@ std::string statsReport() {
       << " mkmd_predicted_ms=" << m.predictedMs << " mkmd_schedule_us=" << m.scheduleUs
       << " mkmd_pushes=" << m.pushes << " mkmd_streamed=" << m.streamed << " mkmd_reused=" << m.reused
       << " mkmd_chains=" << m.chains << " mkmd_unknown=" << m.unknown << " mkmd_eager=" << m.eager << " mkmd_measured_ms=" << m.measuredMs
-      << " mkmd_measured_graphs=" << m.measured << " mkmd_primed=" << m.primed << "\n";
+      << " mkmd_measured_graphs=" << m.measured << "\n";
   }
   return o.str();
 }

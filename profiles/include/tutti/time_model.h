@@ -154,7 +154,6 @@ class TimeModel {
   double cvError() const { return cvError_; }        // RMS relative error of k-fold CV
   double trainError() const { return trainError_; }  // mean relative error on the samples
   size_t sampleCount() const { return samples_.size(); }
-  const std::vector<KernelSample>& samples() const { return samples_; }  // the fit's input
 
  private:
   double rawPredict(uint64_t groups, const Features& f) const;
