@@ -74,3 +74,28 @@ timeout 500 "$B/mkmd_record.sh" /tmp/k3 --apps kmeans,kmeans_ensemble "${db[@]}"
 echo "rc=$? $SECONDS s db=${db[*]}" >> $W/times.txt
 cp /tmp/k3/measure.tsv $W/c3-kmeans-measure.tsv 2>/dev/null
 (cd $W && tar czf $OUT/c3.tgz .); echo "total $SECONDS s"; ls -la $OUT
+# ===== next call
+#!/usr/bin/env bash
+# Session 36, call 4 (nvidia-h200), tree 5155651 against base 541b7a8 (the same tree without
+# primed verdicts): K-means and the ensemble profiled, then 21 interleaved rounds of whole,
+# MKMD, MKMD of base, MKMD with the first launch unjudged; BiCGSTAB and Jacobi profiled, then
+# 15 rounds of whole, MKMD, MKMD of base; one MKMD run of each with TUTTI_STATS after.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+. "$B/env.sh" >/dev/null
+xz -dc $here/base2.so.xz > /tmp/base2.so
+W=/tmp/w4; rm -rf $W; mkdir -p $W
+(nvidia-smi -L; nproc; cat $B/bench/VERSION) > $W/machine.txt 2>&1
+cd /tmp
+timeout 300 "$B/mkmd_record.sh" /tmp/k4 --apps kmeans,kmeans_ensemble --measure 21 --modes whole,mkmd,mkmd@base,mkmd:MKMD_FIRST_UNJUDGED=1 --base-lib /tmp/base2.so --budget 150 > $W/k4.log 2>&1
+echo "kmeans rc=$? $SECONDS s" >> $W/times.txt
+cp /tmp/k4/measure.tsv $W/c4-kmeans-measure.tsv 2>/dev/null
+timeout $((520 - SECONDS)) "$B/mkmd_record.sh" /tmp/s4 --apps mk_BiCGSTAB,mk_Jacobi --measure 15 --modes whole,mkmd,mkmd@base --base-lib /tmp/base2.so --budget $((440 - SECONDS)) > $W/s4.log 2>&1
+echo "small rc=$? $SECONDS s" >> $W/times.txt
+cp /tmp/s4/measure.tsv $W/c4-small-measure.tsv 2>/dev/null
+for a in kmeans kmeans_ensemble; do d=/tmp/k4/$a; [ -f $d/profiles.sqlite ] && env TUTTI_MODE=mkmd TUTTI_STATS=1 TUTTI_PROFILE_DB=$d/profiles.sqlite LD_PRELOAD=$B/lib/libtutti.so $B/apps/$a --size thesis 2>&1 | grep -a "^RESULT\|^TUTTI mkmd" > $W/c4-$a-stats.txt; done
+for a in mk_BiCGSTAB mk_Jacobi; do d=/tmp/s4/$a; [ -f $d/profiles.sqlite ] && env TUTTI_MODE=mkmd TUTTI_STATS=1 TUTTI_PROFILE_DB=$d/profiles.sqlite LD_PRELOAD=$B/lib/libtutti.so $B/apps/$a --size thesis 2>&1 | grep -a "^RESULT\|^TUTTI mkmd" > $W/c4-$a-stats.txt; done
+echo "total $SECONDS s" >> $W/times.txt
+(cd $W && tar czf $OUT/c4.tgz .); ls -la $OUT
