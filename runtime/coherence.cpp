@@ -154,7 +154,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
           // through pinned staging where it is wanted: a home's pages are often fresh,
           // and the driver's own copy into them ran at 0.35-1.5 GB/s on the H100 machine
           // (first touch), against 55 GB/s staged.
-          cl_int err = alias ? icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out())
+          cl_int err = alias ? icd(ds.queue()).clEnqueueMarkerWithWaitList(ds.queue(), 0, nullptr, e.out())
                              : readQueued(ds, st.devBuf[s], p.begin, p.size(), st.home + p.begin,
                                           Route::StagedIfWanted, &e, targeted ? &waits : nullptr);
           if (err != CL_SUCCESS) {
@@ -182,7 +182,7 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
     for (Range t : todo) st.hostValid.add(t);
   }
   if (wait)
-    for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+    for (auto &ds : ctx->slots) icd(ds.queue()).clFlush(ds.queue());
   // A refused read leaves those bytes where they were: the command must fail with the
   // driver's error (issueCommand sees cmd->stagingError), never go on with the home's
   // stale bytes. A device that died holding the only copy loses them; its readers fail.
@@ -308,7 +308,7 @@ void pinQueuedWriters(_cl_context *ctx, const std::vector<_cl_mem *> &roots) {
       BufferStore::LastWrite &w = st.lastWrite[s];
       if (w.known || !w.queued || int(s) == st.alias) continue;
       if (!marker[s]) {
-        cl_command_queue q = ctx->slots[s].queue;
+        cl_command_queue q = ctx->slots[s].queue();
         if (icd(q).clEnqueueMarkerWithWaitList(q, 0, nullptr, marker[s].out()) != CL_SUCCESS) {
           marker[s].reset();
           continue;  // left unknown: its copies wait for the whole queue, as before

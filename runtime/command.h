@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -66,6 +67,9 @@ struct Command {
   uint64_t seq = 0;              // kernels: issue order on the slot's in-order queue
   uint64_t order = 0;            // any real command: issue order on the slot's queue
   bool depFailed = false;        // a command it waited for failed
+  // A launch handed to its device's issuer (issuer.h): the driver's error, set by that
+  // thread before the launch can be reported complete.
+  std::atomic<cl_int> issuerError{CL_SUCCESS};
   bool finishDeferred = false;   // chained, done before its wait list: finish with it
   cl_int deferredStatus = CL_SUCCESS;
   void *freeAfter = nullptr;     // host staging memory to free when the command is done

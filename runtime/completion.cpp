@@ -86,7 +86,7 @@ void trackIssued(Command *cmd) REQUIRES(apiMutex) {
   cmd->armed = true;
   ds.armedOrder = cmd->order;
   whenComplete(ds, cmd->real.get(), onReal, cmd);
-  icd(ds.queue).clFlush(ds.queue);
+  icd(ds.queue()).clFlush(ds.queue());
 }
 
 bool launchNeedsEvent(Command *cmd) REQUIRES(apiMutex) {
@@ -117,12 +117,12 @@ void armCompletion(Command *cmd) {
   if (!ds.lazy.empty() && ds.lazy.back()->order > cmd->order) cmd = ds.lazy.back();
   if (!cmd->real) {
     // An untimed lazy launch: a marker behind it on the in-order queue completes with it.
-    cl_int err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, cmd->real.out());
+    cl_int err = icd(ds.queue()).clEnqueueMarkerWithWaitList(ds.queue(), 0, nullptr, cmd->real.out());
     if (err != CL_SUCCESS) {
       TUTTI_LOG(Warn, "%s: clEnqueueMarkerWithWaitList failed (%s); waiting for the queue",
                 ds.dev->label().c_str(), clErrorName(err));
       cmd->real.release();  // the failed call returned no event
-      icd(ds.queue).clFinish(ds.queue);
+      icd(ds.queue()).clFinish(ds.queue());
       cmd->armed = true;
       ds.armedOrder = cmd->order;
       unlist(ds, cmd);
@@ -135,7 +135,7 @@ void armCompletion(Command *cmd) {
   ds.armedOrder = cmd->order;
   unlist(ds, cmd);
   whenComplete(ds, cmd->real.get(), onReal, cmd);
-  icd(ds.queue).clFlush(ds.queue);  // lazy launches are not flushed when issued
+  icd(ds.queue()).clFlush(ds.queue());  // lazy launches are not flushed when issued
 }
 
 std::vector<Command *> completedBefore(Command *cmd) {
@@ -162,7 +162,7 @@ cl_int collectRealCompletion(Command *cmd) {
     ++c.kernels;
     c.workItems += uint64_t(wi);
   }
-  if (!cmd->real) return CL_SUCCESS;
+  if (!cmd->real) return cmd->issuerError.load(std::memory_order_acquire);
   RealEvent owned = std::move(cmd->real);  // released when collected
   cl_event e = owned.get();
   status = eventStatus(e);

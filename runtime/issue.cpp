@@ -13,6 +13,7 @@
 #include "access.h"
 #include "vast_exec.h"
 #include "icd.h"
+#include "issuer.h"
 #include "inbox.h"
 #include "log.h"
 #include "memory.h"
@@ -80,6 +81,96 @@ IssueResult issued(Command *cmd, cl_int err, const char *what) REQUIRES(apiMutex
   return {IssueResult::Issued, CL_SUCCESS};
 }
 
+// A driver call per argument per launch cost as much as the launch itself for small
+// kernels (issue 17), so the values last set on the app kernel's own real kernel are
+// remembered and only changed ones are set again (by set(index, size, value)). Other real
+// kernels (SKMD partition kernels) are set in full every time.
+template <typename Set>
+cl_int setChangedArgs(Command *cmd, cl_kernel rk, int slot, Set set) {
+  _cl_kernel *k = cmd->kernel;
+  _cl_kernel::RealArgs *cache = nullptr;
+  if (size_t(slot) < k->real.size() && rk == k->real[slot]) {
+    if (k->realArgs.size() < k->real.size()) k->realArgs.resize(k->real.size());
+    cache = &k->realArgs[slot];
+    if (cache->memEpoch != realMemEpoch()) {
+      cache->args.clear();
+      cache->memEpoch = realMemEpoch();
+    }
+    if (cache->args.size() < cmd->args.size()) cache->args.resize(cmd->args.size());
+  }
+  cl_int err = CL_SUCCESS;
+  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
+    const ArgValue &a = cmd->args[i];
+    _cl_kernel::RealArg *c = cache ? &cache->args[i] : nullptr;
+    switch (a.kind) {
+      case ArgValue::Bytes:
+        if (c && c->kind == ArgValue::Bytes && c->bytes == a.bytes) continue;
+        err = set(i, a.bytes.size(), a.bytes.data());
+        if (c) c->bytes = a.bytes;
+        break;
+      case ArgValue::Local:
+        if (c && c->kind == ArgValue::Local && c->localSize == a.localSize) continue;
+        err = set(i, a.localSize, nullptr);
+        if (c) c->localSize = a.localSize;
+        break;
+      case ArgValue::Mem: {
+        cl_mem r = nullptr;
+        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
+        if (err != CL_SUCCESS) break;
+        if (c && c->kind == ArgValue::Mem && c->mem == r) continue;
+        err = set(i, sizeof(cl_mem), a.mem ? &r : nullptr);
+        if (c) c->mem = r;
+        break;
+      }
+      case ArgValue::Sampler: {  // rare: not remembered
+        cl_sampler s = realSampler(a.sampler, slot, &err);
+        if (err == CL_SUCCESS) err = set(i, sizeof s, &s);
+        break;
+      }
+      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
+    }
+    if (c) c->kind = err == CL_SUCCESS && a.kind != ArgValue::Sampler ? a.kind : ArgValue::Unset;
+  }
+  return err;
+}
+
+
+// A launch that needs no driver event (launchNeedsEvent) goes to the device's issuer, once
+// its shape ran there as often as a new shape is timed: the driver accepted it before, so
+// a failure now is the device's and is reported as the launch's (failover could move it
+// only before the app's call returned). After any failure the device's launches are made
+// on the app's thread again.
+bool handToIssuer(Command *cmd, DeviceSlot &ds, cl_kernel rk, int slot) REQUIRES(apiMutex) {
+  Issuer *is = ds.issuer.get();
+  if (!is || ds.dev->failuresInARow.load(std::memory_order_relaxed)) return false;
+  if (is->failed()) {
+    forgetRealArgs();  // what the failed job was to set may not be set
+    return false;
+  }
+  IssueJob &j = is->next();
+  j.queue = ds.rawQueue();
+  j.kernel = rk;
+  j.dim = cmd->dim;
+  j.hasOffset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];
+  j.hasLocal = cmd->hasLocal;
+  std::copy(cmd->offset, cmd->offset + 3, j.offset);
+  std::copy(cmd->global, cmd->global + 3, j.global);
+  std::copy(cmd->local, cmd->local + 3, j.local);
+  j.failed = &cmd->issuerError;
+  j.what = cmd->kernel->name.c_str();
+  cl_int err = setChangedArgs(cmd, rk, slot, [&j](cl_uint i, size_t n, const void *v) {
+    j.setArg(i, n, v);
+    return CL_SUCCESS;
+  });
+  if (err != CL_SUCCESS) {
+    // Not handed over (realBuffer could not make a replica): the direct path says why.
+    forgetRealArgs();
+    return false;
+  }
+  is->publish();
+  return true;
+}
+
 IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   int slot = cmd->slot;
@@ -93,20 +184,23 @@ IssueResult issueKernel(Command *cmd) REQUIRES(apiMutex) {
     }
   if (!ready) return staging();
   cl_kernel rk = cmd->kernel->real[slot];
-  err = setKernelArgs(cmd, rk, slot);
-  if (err != CL_SUCCESS) {
-    TUTTI_LOG(Error, "%s: clSetKernelArg for '%s' failed: %s", slotOf(cmd, slot).dev->label().c_str(),
-              cmd->kernel->name.c_str(), clErrorName(err));
-    return done(err);
-  }
   DeviceSlot &ds = slotOf(cmd, slot);
   bool event = launchNeedsEvent(cmd);
-  // No offset is passed as none, as the app most likely passed it: drivers may take a
-  // slower path for a global offset.
-  const bool offset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];
-  err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, cmd->dim, offset ? cmd->offset : nullptr, cmd->global,
-                                             cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
-                                             event ? cmd->real.out() : nullptr);
+  if (event || !handToIssuer(cmd, ds, rk, slot)) {
+    err = setKernelArgs(cmd, rk, slot);
+    if (err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clSetKernelArg for '%s' failed: %s", ds.dev->label().c_str(),
+                cmd->kernel->name.c_str(), clErrorName(err));
+      return done(err);
+    }
+    // No offset is passed as none, as the app most likely passed it: drivers may take a
+    // slower path for a global offset.
+    const bool offset = cmd->offset[0] || cmd->offset[1] || cmd->offset[2];
+    cl_command_queue q = ds.queue();
+    err = icd(q).clEnqueueNDRangeKernel(q, rk, cmd->dim, offset ? cmd->offset : nullptr, cmd->global,
+                                        cmd->hasLocal ? cmd->local : nullptr, 0, nullptr,
+                                        event ? cmd->real.out() : nullptr);
+  }
   if (err == CL_SUCCESS) {
     for (size_t i = 0; i < cmd->args.size(); ++i) {
       const ArgValue &a = cmd->args[i];
@@ -209,7 +303,7 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r, bool keepInHome =
     if (err != CL_SUCCESS) cmd->real.reset();
     return issued(cmd, err, "clEnqueueReadBuffer");
   }
-  for (auto &ds : ctx->slots) icd(ds.queue).clFlush(ds.queue);
+  for (auto &ds : ctx->slots) icd(ds.queue()).clFlush(ds.queue());
   if (err != CL_SUCCESS) {
     TUTTI_LOG(Error, "clEnqueueReadBuffer straight to the app's memory failed: %s", clErrorName(err));
     cmd->stagingError = err;
@@ -224,8 +318,8 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r, bool keepInHome =
   for (auto [slot, p] : homed) {
     DeviceSlot &ds = ctx->slots[slot];
     RealEvent e;
-    err = icd(ds.queue).clEnqueueMarkerWithWaitList(ds.queue, 0, nullptr, e.out());
-    if (err == CL_SUCCESS) err = icd(ds.queue).clFlush(ds.queue);
+    err = icd(ds.queue()).clEnqueueMarkerWithWaitList(ds.queue(), 0, nullptr, e.out());
+    if (err == CL_SUCCESS) err = icd(ds.queue()).clFlush(ds.queue());
     if (err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: clEnqueueMarkerWithWaitList failed: %s", ds.dev->label().c_str(), clErrorName(err));
       cmd->stagingError = err;
@@ -540,7 +634,7 @@ IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   int slot = cmd->slot;
   DeviceSlot &q = ctx->slots[slot];
-  const cl_icd_dispatch &d = icd(q.queue);
+  const cl_icd_dispatch &d = icd(q.queue());
   cl_int err = CL_SUCCESS;
   cl_mem si = cmd->src && cmd->src->isImage() ? cmd->src->realImage : nullptr;
   cl_mem di = cmd->dst && cmd->dst->isImage() ? cmd->dst->realImage : nullptr;
@@ -554,19 +648,19 @@ IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
   if (di && cmd->dst->parent) wrote(*rootOf(cmd->dst)->store, cmd->dst->range(), slot);
   switch (cmd->kind) {
     case CmdKind::ImageRead:
-      err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
+      err = d.clEnqueueReadImage(q.queue(), si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
                                  cmd->srcSlice, cmd->ptr, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueReadImage");
     case CmdKind::ImageWrite:
-      err = d.clEnqueueWriteImage(q.queue, di, CL_FALSE, cmd->dstOrigin, cmd->region, cmd->dstRow,
+      err = d.clEnqueueWriteImage(q.queue(), di, CL_FALSE, cmd->dstOrigin, cmd->region, cmd->dstRow,
                                   cmd->dstSlice, cmd->ptr, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueWriteImage");
     case CmdKind::ImageCopy:
-      err = d.clEnqueueCopyImage(q.queue, si, di, cmd->srcOrigin, cmd->dstOrigin, cmd->region, 0,
+      err = d.clEnqueueCopyImage(q.queue(), si, di, cmd->srcOrigin, cmd->dstOrigin, cmd->region, 0,
                                  nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueCopyImage");
     case CmdKind::ImageFill:
-      err = d.clEnqueueFillImage(q.queue, di, cmd->pattern.data(), cmd->dstOrigin, cmd->region, 0,
+      err = d.clEnqueueFillImage(q.queue(), di, cmd->pattern.data(), cmd->dstOrigin, cmd->region, 0,
                                  nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueFillImage");
     case CmdKind::ImageToBuffer: {
@@ -574,7 +668,7 @@ IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
       if (!b) return done(err);
       size_t off = cmd->dst->origin + cmd->dstOff;
       if (waitFills(*rootOf(cmd->dst)->store, {off, off + cmd->size}, cmd)) return staging();
-      err = d.clEnqueueCopyImageToBuffer(q.queue, si, b, cmd->srcOrigin, cmd->region, off, 0,
+      err = d.clEnqueueCopyImageToBuffer(q.queue(), si, b, cmd->srcOrigin, cmd->region, off, 0,
                                          nullptr, cmd->real.out());
       if (err == CL_SUCCESS) wrote(*rootOf(cmd->dst)->store, {off, off + cmd->size}, slot);
       return issued(cmd, err, "clEnqueueCopyImageToBuffer");
@@ -583,7 +677,7 @@ IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
       if (!ensureDevice(ctx, cmd->src, slot, cmd, &err)) return staging();
       if (err != CL_SUCCESS) return done(err);
       cl_mem b = realBuffer(rootOf(cmd->src), slot, &err);
-      err = d.clEnqueueCopyBufferToImage(q.queue, b, di, cmd->src->origin + cmd->srcOff,
+      err = d.clEnqueueCopyBufferToImage(q.queue(), b, di, cmd->src->origin + cmd->srcOff,
                                          cmd->dstOrigin, cmd->region, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueCopyBufferToImage");
     }
@@ -591,7 +685,7 @@ IssueResult issueImage(Command *cmd) REQUIRES(apiMutex) {
       // The mapped bytes (Tutti's block, or the app's host_ptr) are read in now and
       // written back at unmap; CL_MAP_WRITE_INVALIDATE_REGION needs no content.
       if (!(cmd->mapFlags & (CL_MAP_READ | CL_MAP_WRITE))) return done();
-      err = d.clEnqueueReadImage(q.queue, si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
+      err = d.clEnqueueReadImage(q.queue(), si, CL_FALSE, cmd->srcOrigin, cmd->region, cmd->srcRow,
                                  cmd->srcSlice, cmd->mapped, 0, nullptr, cmd->real.out());
       return issued(cmd, err, "clEnqueueReadImage (map)");
     default: return done(CL_INVALID_OPERATION);
@@ -612,7 +706,7 @@ IssueResult issueUnmap(Command *cmd) REQUIRES(apiMutex) {
       wrote(*rootOf(m)->store, m->range(), cmd->slot);
     }
     DeviceSlot &q = cmd->q->ctx->slots[cmd->slot];
-    err = icd(q.queue).clEnqueueWriteImage(q.queue, m->realImage, CL_FALSE, cmd->srcOrigin,
+    err = icd(q.queue()).clEnqueueWriteImage(q.queue(), m->realImage, CL_FALSE, cmd->srcOrigin,
                                            cmd->region, cmd->srcRow, cmd->srcSlice, cmd->mapped,
                                            0, nullptr, cmd->real.out());
     if (!mapsIntoHostPtr(m)) cmd->freeAfter = cmd->mapped;
@@ -679,58 +773,15 @@ IssueResult issueCommandImpl(Command *cmd) REQUIRES(apiMutex) {
 
 }  // namespace
 
-// A driver call per argument per launch cost as much as the launch itself for small
-// kernels (issue 17), so the values last set on the app kernel's own real kernel are
-// remembered and only changed ones are set again. Other real kernels (SKMD partition
-// kernels) are set in full every time.
 cl_int setKernelArgs(Command *cmd, cl_kernel rk, int slot) {
-  _cl_kernel *k = cmd->kernel;
-  _cl_kernel::RealArgs *cache = nullptr;
-  if (size_t(slot) < k->real.size() && rk == k->real[slot]) {
-    if (k->realArgs.size() < k->real.size()) k->realArgs.resize(k->real.size());
-    cache = &k->realArgs[slot];
-    if (cache->memEpoch != realMemEpoch()) {
-      cache->args.clear();
-      cache->memEpoch = realMemEpoch();
-    }
-    if (cache->args.size() < cmd->args.size()) cache->args.resize(cmd->args.size());
+  // Launches handed to the issuer set this real kernel's arguments on its thread.
+  if (size_t(slot) < cmd->q->ctx->slots.size()) {
+    if (Issuer *is = slotOf(cmd, slot).issuer.get()) is->drain();
   }
-  cl_int err = CL_SUCCESS;
-  for (cl_uint i = 0; i < cmd->args.size() && err == CL_SUCCESS; ++i) {
-    const ArgValue &a = cmd->args[i];
-    _cl_kernel::RealArg *c = cache ? &cache->args[i] : nullptr;
-    switch (a.kind) {
-      case ArgValue::Bytes:
-        if (c && c->kind == ArgValue::Bytes && c->bytes == a.bytes) continue;
-        err = icd(rk).clSetKernelArg(rk, i, a.bytes.size(), a.bytes.data());
-        if (c) c->bytes = a.bytes;
-        break;
-      case ArgValue::Local:
-        if (c && c->kind == ArgValue::Local && c->localSize == a.localSize) continue;
-        err = icd(rk).clSetKernelArg(rk, i, a.localSize, nullptr);
-        if (c) c->localSize = a.localSize;
-        break;
-      case ArgValue::Mem: {
-        cl_mem r = nullptr;
-        if (a.mem) r = a.mem->isImage() ? realImage(a.mem, &err) : realBuffer(a.mem, slot, &err);
-        if (err != CL_SUCCESS) break;
-        if (c && c->kind == ArgValue::Mem && c->mem == r) continue;
-        err = icd(rk).clSetKernelArg(rk, i, sizeof(cl_mem), a.mem ? &r : nullptr);
-        if (c) c->mem = r;
-        break;
-      }
-      case ArgValue::Sampler: {  // rare: not remembered
-        cl_sampler s = realSampler(a.sampler, slot, &err);
-        if (err == CL_SUCCESS) err = icd(rk).clSetKernelArg(rk, i, sizeof s, &s);
-        break;
-      }
-      case ArgValue::Unset: err = CL_INVALID_KERNEL_ARGS; break;
-    }
-    if (c) c->kind = err == CL_SUCCESS && a.kind != ArgValue::Sampler ? a.kind : ArgValue::Unset;
-  }
-  return err;
+  return setChangedArgs(cmd, rk, slot, [rk](cl_uint i, size_t n, const void *v) {
+    return icd(rk).clSetKernelArg(rk, i, n, v);
+  });
 }
-
 
 IssueResult issueCommand(Command *cmd) REQUIRES(apiMutex) { return issueCommandImpl(cmd); }
 

@@ -33,6 +33,8 @@ void destroySampler(Runtime &rt, _cl_sampler *s) {
 }
 
 void destroyKernel(Runtime &rt, _cl_kernel *k) {
+  for (DeviceSlot &s : k->program->ctx->slots)  // a launch handed over may name it
+    if (s.issuer) s.issuer->drain();
   for (cl_kernel r : k->real)
     if (r) icd(r).clReleaseKernel(r);
   _cl_program *p = k->program;

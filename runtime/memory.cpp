@@ -64,12 +64,12 @@ char *homeOf(_cl_context *ctx, BufferStore &st) {
                                          bytes, nullptr, &err);
     void *p = nullptr;
     if (b && err == CL_SUCCESS)
-      p = icd(s.queue).clEnqueueMapBuffer(s.queue, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+      p = icd(s.queue()).clEnqueueMapBuffer(s.queue(), b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                           bytes, 0, nullptr, nullptr, &err);
     if (p && err == CL_SUCCESS) {
       st.home = static_cast<char *>(p);
       st.pinnedBuf = b;
-      st.pinnedQueue = s.queue;
+      st.pinnedQueue = s.queue();
       return st.home;
     }
     if (b) icd(b).clReleaseMemObject(b);
@@ -324,9 +324,13 @@ uint64_t g_realMemEpoch = 1;  // guarded by the runtime lock, as every store is
 }  // namespace
 
 uint64_t realMemEpoch() { return g_realMemEpoch; }
+void forgetRealArgs() { ++g_realMemEpoch; }
 
 void releaseStore(_cl_mem *m) {
   ++g_realMemEpoch;
+  // A launch handed to an issuer may still name these real buffers.
+  for (DeviceSlot &s : m->ctx->slots)
+    if (s.issuer) s.issuer->drain();
   if (m->parent) {
     releaseRealSubs(*m->parent->store, m->subReal, false);
   } else if (m->store) {

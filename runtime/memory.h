@@ -63,5 +63,8 @@ void releaseStore(_cl_mem *m) REQUIRES(apiMutex);
 // Counts releases of real buffers and images: a real kernel argument remembered before
 // one may name memory that is gone, or a new object at the same address.
 uint64_t realMemEpoch();
+// Forgets every remembered real kernel argument (after an issuer's call failed: what it was
+// to set may not be set).
+void forgetRealArgs() REQUIRES(apiMutex);
 
 }  // namespace tutti

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "interval_set.h"
+#include "issuer.h"
 #include "small_vec.h"
 #include "thread_annotations.h"
 #include "real_event.h"
@@ -74,7 +75,15 @@ namespace tutti {
 struct DeviceSlot {
   BackingDevice *dev = nullptr;
   cl_context ctx = nullptr;
-  cl_command_queue queue = nullptr;  // in-order, profiling
+  // The device's in-order, profiling queue. queue() is for calling the driver on it: it
+  // waits until the launches handed to the issuer before have reached the driver.
+  cl_command_queue queue() const {
+    if (issuer) issuer->drain();
+    return queue_;
+  }
+  cl_command_queue rawQueue() const { return queue_; }  // for comparing handles only
+  cl_command_queue queue_ = nullptr;
+  std::shared_ptr<Issuer> issuer;  // whole launches' driver calls, or null (issuer.h)
   int64_t clockOffsetNs = INT64_MIN;  // host ns = device ns + offset (min seen)
   // Kernels issued here with no completion callback yet, in issue order (execute.cpp).
   std::deque<tutti::Command *> lazy GUARDED_BY(apiMutex);

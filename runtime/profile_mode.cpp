@@ -113,7 +113,7 @@ double runGroups(Bench &b, const cc::NDRange &nd, uint64_t n) {
     for (unsigned j = 0; j < 3; ++j) g[j] = size_t(s.global_size[j]), l[j] = size_t(s.local_size[j]);
     RealEvent e;
     if (err == CL_SUCCESS)
-      err = d.clEnqueueNDRangeKernel(b.ds->queue, b.k, s.work_dim, nullptr, g, l, 0, nullptr, e.out());
+      err = d.clEnqueueNDRangeKernel(b.ds->queue(), b.k, s.work_dim, nullptr, g, l, 0, nullptr, e.out());
     if (err != CL_SUCCESS) break;
     evs.push_back(std::move(e));
   }

@@ -592,7 +592,7 @@ void Runtime::waitOutside(Command *cmd) {
     cl_command_queue q = nullptr;
     icd(e.get()).clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
     for (const DeviceSlot &d : ctx->slots)
-      if (d.queue == q && !d.dev->callsOutsideLock) allowed = false;
+      if (d.rawQueue() == q && !d.dev->callsOutsideLock) allowed = false;
   }
   if (!allowed) {
     // A driver that must not be called beside the lock: wait here, then retry at once.
@@ -610,7 +610,7 @@ void Runtime::waitOutside(Command *cmd) {
     cl_command_queue q = nullptr;
     icd(e.get()).clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
     for (size_t s = 0; s < ctx->slots.size(); ++s)
-      if (ctx->slots[s].queue == q) before.push_back({int(s), ctx->slots[s].issueOrder});
+      if (ctx->slots[s].rawQueue() == q) before.push_back({int(s), ctx->slots[s].issueOrder});
   }
   retain(cmd->ev);
   afterUnlock([this, ev = cmd->ev, copies, before] {

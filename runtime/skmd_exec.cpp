@@ -182,7 +182,7 @@ cl_int launchPiece(Command *cmd, Piece &p) {
     for (unsigned j = 0; j < 3; ++j) g[j] = size_t(s.global_size[j]), l[j] = size_t(s.local_size[j]);
     RealEvent e;
     if (err == CL_SUCCESS)
-      err = icd(ds.queue).clEnqueueNDRangeKernel(ds.queue, rk, s.work_dim, nullptr, g, l, 0,
+      err = icd(ds.queue()).clEnqueueNDRangeKernel(ds.queue(), rk, s.work_dim, nullptr, g, l, 0,
                                                  nullptr, e.out());
     if (err != CL_SUCCESS) break;
     (p.firstEv ? p.lastEv : p.firstEv) = std::move(e);
@@ -386,7 +386,7 @@ IssueResult issueSplit(Command *cmd) {
     }
     err = launchPiece(cmd, p);
     if (err != CL_SUCCESS) L.failedSlot = p.slot;
-    cl_command_queue q = cmd->q->ctx->slots[p.slot].queue;
+    cl_command_queue q = cmd->q->ctx->slots[p.slot].queue();
     if (err == CL_SUCCESS) icd(q).clFlush(q);
   }
   if (err == CL_SUCCESS && early && !stage(cmd, err, false)) {
@@ -445,7 +445,7 @@ IssueResult issueSplit(Command *cmd) {
     // Slices run here, now: the other pieces first, so that they overlap the slices.
     for (Piece &o : L.pieces) {
       DeviceSlot &ds = cmd->q->ctx->slots[o.slot];
-      if (o.lastEv && !flushed) icd(ds.queue).clFlush(ds.queue);
+      if (o.lastEv && !flushed) icd(ds.queue()).clFlush(ds.queue());
     }
     flushed = true;
     job();
@@ -473,7 +473,7 @@ IssueResult issueSplit(Command *cmd) {
     if (p.lastEv) whenComplete(cmd->q->ctx->slots[p.slot], p.lastEv.get(), onPiece, cmd);
   for (Piece &p : L.pieces) {
     DeviceSlot &ds = cmd->q->ctx->slots[p.slot];
-    icd(ds.queue).clFlush(ds.queue);
+    icd(ds.queue()).clFlush(ds.queue());
   }
   for (size_t j = 0; j < pagedJobs.size(); ++j)
     pagedThread(pagedSlots[j]).post([job = std::move(pagedJobs[j]), cmd] {

@@ -25,9 +25,9 @@ namespace {
 // set it late by that lag: MKMD's measured graph runs and the app's profiling times on
 // PoCL then ended milliseconds after the kernels did.
 void calibrateClock(DeviceSlot &s) {
-  const cl_icd_dispatch &d = icd(s.queue);
+  const cl_icd_dispatch &d = icd(s.queue());
   cl_event m = nullptr;
-  if (d.clEnqueueMarkerWithWaitList(s.queue, 0, nullptr, &m) != CL_SUCCESS || !m) return;
+  if (d.clEnqueueMarkerWithWaitList(s.queue(), 0, nullptr, &m) != CL_SUCCESS || !m) return;
   cl_ulong end = 0;
   if (d.clWaitForEvents(1, &m) == CL_SUCCESS &&
       d.clGetEventProfilingInfo(m, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS && end)
@@ -45,7 +45,7 @@ cl_int createSlots(_cl_context *ctx) {
     cl_int err = CL_SUCCESS;
     s.ctx = icd(d->platform).clCreateContext(props, 1, &d->id, nullptr, nullptr, &err);
     if (s.ctx && err == CL_SUCCESS)
-      s.queue = icd(s.ctx).clCreateCommandQueue(s.ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
+      s.queue_ = icd(s.ctx).clCreateCommandQueue(s.ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
       TUTTI_LOG(Error, "%s: cannot create a context and queue: %s", d->label().c_str(),
                 clErrorName(err));
@@ -55,6 +55,8 @@ cl_int createSlots(_cl_context *ctx) {
     }
     calibrateClock(s);
     startWatcher(s);
+    // The issuer calls the driver beside the API lock.
+    if (settings().issuer && d->callsOutsideLock) s.issuer = std::make_shared<Issuer>(d->label());
     ctx->slots.push_back(s);
   }
   ctx->zeroCopy = pickZeroCopySlot(ctx);
@@ -72,11 +74,12 @@ void releaseSlots(_cl_context *ctx) {
     // objects at once (tests/api: api_native_soak): they go now, as before.
     const bool later = s.dev->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR);
     stopStaging(s, later);
-    if (s.queue) {
-      icd(s.queue).clFinish(s.queue);
+    s.issuer.reset();  // what it holds reaches the driver first
+    if (s.rawQueue()) {
+      icd(s.queue()).clFinish(s.queue());
       stopWatcher(s);  // it holds events of the queue
     }
-    auto release = [q = s.queue, c = s.ctx] {
+    auto release = [q = s.rawQueue(), c = s.ctx] {
       if (q) icd(q).clReleaseCommandQueue(q);
       if (c) icd(c).clReleaseContext(c);
     };

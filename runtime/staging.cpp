@@ -310,12 +310,12 @@ template <typename Copy>
 cl_int startCopy(Staging &st, DeviceSlot &s, bool background, Copy copy, RealEvent *done,
                  const std::vector<RealEvent> *waits = nullptr) {
   if (background) {
-    const cl_icd_dispatch &d = icd(s.queue);
+    const cl_icd_dispatch &d = icd(s.queue());
     RealEvent marker, user;
     cl_int err = CL_SUCCESS;
     if (!waits) {
-      err = d.clEnqueueMarkerWithWaitList(s.queue, 0, nullptr, marker.out());
-      if (err == CL_SUCCESS) err = d.clFlush(s.queue);
+      err = d.clEnqueueMarkerWithWaitList(s.queue(), 0, nullptr, marker.out());
+      if (err == CL_SUCCESS) err = d.clFlush(s.queue());
     }
     if (err == CL_SUCCESS) user.reset(d.clCreateUserEvent(s.ctx, &err));
     if (err != CL_SUCCESS) return err;
@@ -502,8 +502,8 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
     if ((e = settle(r)) != CL_SUCCESS) break;
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
-    if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
+    e = icd(s.queue()).clEnqueueWriteBuffer(s.queue(), b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
+    if (e == CL_SUCCESS) e = icd(s.queue()).clFlush(s.queue());
   }
   *err = settleAll(*st, e);
   if (*err == CL_SUCCESS) {
@@ -536,7 +536,7 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
     }
     size_t len = std::min(round, n - done);
     copyParts(r.p, in + done, len);
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
+    e = icd(s.queue()).clEnqueueWriteBuffer(s.queue(), b, CL_FALSE, off + done, len, r.p, 0, nullptr, r.busy.out());
     if (e != CL_SUCCESS) break;
     done += len;
     prev = &r;
@@ -544,11 +544,11 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
   }
   if (!done && e == CL_SUCCESS) return false;  // every region busy: the driver's path
   if (e == CL_SUCCESS && done < n)  // the rest straight from the app's memory, which it keeps
-    e = icd(s.queue).clEnqueueWriteBuffer(s.queue, b, CL_FALSE, off + done, n - done, in + done, 0,
+    e = icd(s.queue()).clEnqueueWriteBuffer(s.queue(), b, CL_FALSE, off + done, n - done, in + done, 0,
                                           nullptr, last->out());
   else if (e == CL_SUCCESS)
     *last = prev->busy.share();
-  if (e == CL_SUCCESS) e = icd(s.queue).clFlush(s.queue);
+  if (e == CL_SUCCESS) e = icd(s.queue()).clFlush(s.queue());
   *err = e;
   if (e == CL_SUCCESS) {
     s.dev->counters.record(Transfer::Staged, done);
@@ -562,7 +562,7 @@ bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void 
 bool stagedRead(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, cl_int *err) {
   Staging *st = usable(s, n);
   if (!st) return false;
-  *err = readInto(*st, s, s.queue, nullptr, b, off, n, dst, "staged read");
+  *err = readInto(*st, s, s.queue(), nullptr, b, off, n, dst, "staged read");
   return true;
 }
 
@@ -573,7 +573,7 @@ bool stagedReadQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, void *dst, 
   DeviceSlot *sp = &s;
   auto held = std::make_shared<Held>(std::initializer_list<cl_mem>{b});
   auto copy = [st, sp, held, b, off, n, dst](bool own, cl_event after) {
-    return readInto(*st, *sp, own ? st->ownQueue : sp->queue, after, b, off, n, dst, "staged fill");
+    return readInto(*st, *sp, own ? st->ownQueue : sp->queue(), after, b, off, n, dst, "staged fill");
   };
   *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done, waits);
   return true;
@@ -587,7 +587,7 @@ bool stagedWriteQueued(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void
   auto held = std::make_shared<Held>(std::initializer_list<cl_mem>{b});
   const char *in = static_cast<const char *>(src);
   auto copy = [st, sp, held, b, off, n, in](bool own, cl_event after) {
-    return writeFrom(*st, *sp, own ? st->ownQueue : sp->queue, after, b, off, n, in, "staged upload");
+    return writeFrom(*st, *sp, own ? st->ownQueue : sp->queue(), after, b, off, n, in, "staged upload");
   };
   *err = startCopy(*st, s, s.dev->callsOutsideLock, copy, done);
   return true;
@@ -600,8 +600,8 @@ bool stagedMoveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, 
   DeviceSlot *fp = &from, *tp = &to;
   auto held = std::make_shared<Held>(std::initializer_list<cl_mem>{src, dst});
   auto copy = [st, tst, fp, tp, held, src, dst, off, n](bool own, cl_event after) {
-    return moveThrough(*st, *fp, own ? st->ownQueue : fp->queue, after, src, *tp,
-                       own ? tst->ownQueue : tp->queue, dst, off, n);
+    return moveThrough(*st, *fp, own ? st->ownQueue : fp->queue(), after, src, *tp,
+                       own ? tst->ownQueue : tp->queue(), dst, off, n);
   };
   bool background = from.dev->callsOutsideLock && to.dev->callsOutsideLock;
   *err = startCopy(*st, from, background, copy, done, waits);

@@ -57,7 +57,7 @@ cl_int queued(DeviceSlot &ds, Transfer kind, size_t n, const char *span, RealEve
 cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span) {
   auto staged = [&](cl_int *err) { return stagedWrite(ds, b, off, n, src, err); };
   auto driver = [&] {
-    return icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_TRUE, off, n, src, 0, nullptr, nullptr);
+    return icd(ds.queue()).clEnqueueWriteBuffer(ds.queue(), b, CL_TRUE, off, n, src, 0, nullptr, nullptr);
   };
   return blocking(ds, Transfer::HostToDevice, n, span, staged, driver);
 }
@@ -68,7 +68,7 @@ cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route 
     return route == Route::StagedIfWanted && stagedRead(ds, b, off, n, dst, err);
   };
   auto driver = [&] {
-    return icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_TRUE, off, n, dst, 0, nullptr, nullptr);
+    return icd(ds.queue()).clEnqueueReadBuffer(ds.queue(), b, CL_TRUE, off, n, dst, 0, nullptr, nullptr);
   };
   return blocking(ds, Transfer::DeviceToHost, n, span, staged, driver);
 }
@@ -79,7 +79,7 @@ cl_int writeQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *s
     return route == Route::StagedIfWanted && stagedWriteAsync(ds, b, off, n, src, last, err);
   };
   auto driver = [&](cl_event *ev) {
-    return icd(ds.queue).clEnqueueWriteBuffer(ds.queue, b, CL_FALSE, off, n, src, 0, nullptr, ev);
+    return icd(ds.queue()).clEnqueueWriteBuffer(ds.queue(), b, CL_FALSE, off, n, src, 0, nullptr, ev);
   };
   return queued(ds, Transfer::HostToDevice, n, "write", done, staged, driver);
 }
@@ -90,7 +90,7 @@ cl_int readQueued(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Rou
     return route == Route::StagedIfWanted && stagedReadQueued(ds, b, off, n, dst, landed, err, waits);
   };
   auto driver = [&](cl_event *ev) {
-    return icd(ds.queue).clEnqueueReadBuffer(ds.queue, b, CL_FALSE, off, n, dst, 0, nullptr, ev);
+    return icd(ds.queue()).clEnqueueReadBuffer(ds.queue(), b, CL_FALSE, off, n, dst, 0, nullptr, ev);
   };
   return queued(ds, Transfer::DeviceToHost, n, "read", done, staged, driver);
 }
@@ -116,7 +116,7 @@ bool moveQueued(DeviceSlot &from, cl_mem src, DeviceSlot &to, cl_mem dst, size_t
 // timeline's transfer spans are the host<->device ones it counts (tests/e2e/trace.sh).
 cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t dstOff, size_t n,
                   RealEvent *done) {
-  cl_int err = icd(ds.queue).clEnqueueCopyBuffer(ds.queue, src, dst, srcOff, dstOff, n, 0, nullptr,
+  cl_int err = icd(ds.queue()).clEnqueueCopyBuffer(ds.queue(), src, dst, srcOff, dstOff, n, 0, nullptr,
                                                  done ? done->out() : nullptr);
   if (err == CL_SUCCESS) ds.dev->counters.record(Transfer::DeviceCopy);
   return err;
@@ -124,7 +124,7 @@ cl_int copyQueued(DeviceSlot &ds, cl_mem src, cl_mem dst, size_t srcOff, size_t 
 
 cl_int fillQueued(DeviceSlot &ds, cl_mem b, const void *pattern, size_t patternSize, size_t off,
                   size_t n, RealEvent *done) {
-  cl_int err = icd(ds.queue).clEnqueueFillBuffer(ds.queue, b, pattern, patternSize, off, n, 0,
+  cl_int err = icd(ds.queue()).clEnqueueFillBuffer(ds.queue(), b, pattern, patternSize, off, n, 0,
                                                  nullptr, done ? done->out() : nullptr);
   if (err == CL_SUCCESS) ds.dev->counters.record(Transfer::DeviceCopy);
   return err;

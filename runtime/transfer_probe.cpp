@@ -34,7 +34,7 @@ constexpr size_t kSizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 128u << 2
 // price those copies: the driver's pageable path ran at 11-14 GB/s on the H100, staged
 // ones at 28-38.
 double timeCopy(DeviceSlot &ds, cl_mem buf, void *host, size_t bytes, bool toDevice, bool staged) {
-  const cl_icd_dispatch &d = icd(ds.queue);
+  const cl_icd_dispatch &d = icd(ds.queue());
   double best = -1;
   for (int rep = 0; rep < 3; ++rep) {
     uint64_t t0 = nowNs();
@@ -43,8 +43,8 @@ double timeCopy(DeviceSlot &ds, cl_mem buf, void *host, size_t bytes, bool toDev
                                     : stagedRead(ds, buf, 0, bytes, host, &err));
     if (!done)
       err = toDevice
-                ? d.clEnqueueWriteBuffer(ds.queue, buf, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
-                : d.clEnqueueReadBuffer(ds.queue, buf, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr);
+                ? d.clEnqueueWriteBuffer(ds.queue(), buf, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
+                : d.clEnqueueReadBuffer(ds.queue(), buf, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr);
     double s = double(nowNs() - t0) * 1e-9;
     if (err != CL_SUCCESS) return -1;
     if (best < 0 || s < best) best = s;
@@ -106,7 +106,7 @@ void measureTransfers(DeviceSlot &ds) {
   if (!fresh || !profileDbEnabled() || storedTransferSamples(id) > 0) return;
   size_t maxBytes = kSizes[std::size(kSizes) - 1];
   if (ds.dev->maxAlloc) maxBytes = std::min<size_t>(maxBytes, size_t(ds.dev->maxAlloc / 4));
-  const cl_icd_dispatch &d = icd(ds.queue);
+  const cl_icd_dispatch &d = icd(ds.queue());
   cl_int err = CL_SUCCESS;
   cl_mem buf = d.clCreateBuffer(ds.ctx, CL_MEM_READ_WRITE, maxBytes, nullptr, &err);
   if (err != CL_SUCCESS) {
@@ -120,12 +120,12 @@ void measureTransfers(DeviceSlot &ds) {
   cl_mem pin = d.clCreateBuffer(ds.ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxBytes, nullptr, &err);
   void *p = nullptr;
   if (err == CL_SUCCESS)
-    p = d.clEnqueueMapBuffer(ds.queue, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, maxBytes, 0,
+    p = d.clEnqueueMapBuffer(ds.queue(), pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, maxBytes, 0,
                              nullptr, nullptr, &err);
   if (p) {
     measureInto(ds, id, buf, p, maxBytes, true);
-    d.clEnqueueUnmapMemObject(ds.queue, pin, p, 0, nullptr, nullptr);
-    d.clFinish(ds.queue);
+    d.clEnqueueUnmapMemObject(ds.queue(), pin, p, 0, nullptr, nullptr);
+    d.clFinish(ds.queue());
   }
   if (pin) d.clReleaseMemObject(pin);
   d.clReleaseMemObject(buf);

@@ -292,9 +292,9 @@ cl_int inspect(VastRun &run) {
 cl_int inspectOnce(VastRun &run, uint64_t per) {
   VastLaunch &L = *run.L;
   VastInspect &I = *L.inspect;
-  const cl_icd_dispatch &d = icd(run.inspectDs->queue);
+  const cl_icd_dispatch &d = icd(run.inspectDs->queue());
   cl_context c = run.inspectDs->ctx;
-  cl_command_queue q = run.inspectDs->queue;
+  cl_command_queue q = run.inspectDs->queue();
   const size_t nj = L.args.size();
   const uint64_t G = L.nd.totalGroups(), nsets = (G + per - 1) / per;
   uint64_t marksPerSet = 0;
@@ -369,9 +369,9 @@ cl_int inspectOnce(VastRun &run, uint64_t per) {
 // on the device once slice i's kernel is done (shared pages, Fig. 4.7).
 cl_int runSlices(VastRun &run) {
   VastLaunch &L = *run.L;
-  const cl_icd_dispatch &d = icd(run.ds->queue);
+  const cl_icd_dispatch &d = icd(run.ds->queue());
   cl_context c = run.ds->ctx;
-  cl_command_queue q = run.ds->queue;
+  cl_command_queue q = run.ds->queue();
   const size_t page = size_t(1) << L.pageShift;
   const size_t nj = L.args.size();
   cl_int err = CL_SUCCESS;

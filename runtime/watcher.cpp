@@ -88,7 +88,7 @@ cl_int whenComplete(_cl_context *ctx, cl_event e, CompletionFn fn, void *user) {
   cl_command_queue q = nullptr;
   icd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr);
   for (DeviceSlot &s : ctx->slots)
-    if (s.queue == q) return whenComplete(s, e, fn, user);
+    if (s.rawQueue() == q) return whenComplete(s, e, fn, user);
   return icd(e).clSetEventCallback(e, CL_COMPLETE, fn, user);
 }
 

@@ -1,0 +1,129 @@
+// issuer.cpp - a device queue's issuer thread (see issuer.h).
+#include "issuer.h"
+
+#include <cstring>
+
+#include "icd.h"
+#include "log.h"
+#include "worker_pool.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TUTTI_PAUSE() _mm_pause()
+#else
+#define TUTTI_PAUSE() std::this_thread::yield()
+#endif
+
+namespace tutti {
+
+namespace {
+// A stream of launches hands over a job every few microseconds: the thread (and a drain)
+// spins for this many pauses (10-50 us, by the CPU's pause) before it sleeps, so that the
+// stream pays no wake-up (a futex call, 2-5 us). An idle queue costs a core that long, once.
+constexpr int kSpins = 1000;
+}  // namespace
+
+void IssueJob::setArg(cl_uint index, size_t size, const void *value) {
+  Arg a;
+  a.index = index;
+  a.size = size;
+  a.null = value == nullptr;
+  a.at = data.size();
+  if (value) data.insert(data.end(), static_cast<const unsigned char *>(value),
+                         static_cast<const unsigned char *>(value) + size);
+  args.push_back(a);
+}
+
+Issuer::Issuer(std::string device) : device_(std::move(device)) {}
+
+Issuer::~Issuer() {
+  if (!thread_.joinable()) return;
+  drain();
+  {
+    MutexLock g(mu_);
+    stop_.store(true);
+    work_.notify_one();
+  }
+  thread_.join();
+}
+
+IssueJob &Issuer::next() {
+  const uint64_t p = pushed_.load(std::memory_order_relaxed);
+  if (p - done_.load(std::memory_order_acquire) >= kRing) waitForDone(p - kRing + 1);
+  IssueJob &j = ring_[p % kRing];
+  j.reset();
+  return j;
+}
+
+void Issuer::publish() {
+  if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+  pushed_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleeping_.load(std::memory_order_seq_cst)) {
+    MutexLock g(mu_);
+    work_.notify_one();
+  }
+}
+
+void Issuer::drain() { waitForDone(pushed_.load(std::memory_order_acquire)); }
+
+void Issuer::waitForDone(uint64_t target) {
+  for (int i = 0; i < kSpins; ++i) {
+    if (done_.load(std::memory_order_acquire) >= target) return;
+    TUTTI_PAUSE();
+  }
+  MutexLock g(mu_);
+  waiters_.fetch_add(1, std::memory_order_seq_cst);
+  while (done_.load(std::memory_order_seq_cst) < target) drained_.wait(g);
+  waiters_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void Issuer::run(IssueJob &j) {
+  const cl_icd_dispatch &d = icd(j.kernel);
+  cl_int err = CL_SUCCESS;
+  for (const IssueJob::Arg &a : j.args) {
+    err = d.clSetKernelArg(j.kernel, a.index, a.size, a.null ? nullptr : j.data.data() + a.at);
+    if (err != CL_SUCCESS) {
+      TUTTI_LOG(Error, "%s: clSetKernelArg %u for '%s' failed: %s", device_.c_str(), a.index, j.what,
+                clErrorName(err));
+      break;
+    }
+  }
+  if (err == CL_SUCCESS) {
+    err = icd(j.queue).clEnqueueNDRangeKernel(j.queue, j.kernel, j.dim, j.hasOffset ? j.offset : nullptr,
+                                              j.global, j.hasLocal ? j.local : nullptr, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS)
+      TUTTI_LOG(Error, "%s: clEnqueueNDRangeKernel of '%s' failed: %s", device_.c_str(), j.what,
+                clErrorName(err));
+  }
+  if (err == CL_SUCCESS) return;
+  if (j.failed) j.failed->store(err, std::memory_order_release);
+  failed_.store(true, std::memory_order_release);
+}
+
+void Issuer::loop() {
+  markRuntimeThread();
+  for (;;) {
+    uint64_t d = done_.load(std::memory_order_relaxed);
+    int spins = 0;
+    while (pushed_.load(std::memory_order_acquire) == d) {
+      if (++spins < kSpins) {
+        TUTTI_PAUSE();
+        continue;
+      }
+      MutexLock g(mu_);
+      sleeping_.store(true, std::memory_order_seq_cst);
+      while (pushed_.load(std::memory_order_seq_cst) == d && !stop_.load()) work_.wait(g);
+      sleeping_.store(false, std::memory_order_relaxed);
+      if (pushed_.load() == d) return;  // stopping, and nothing is left
+      spins = 0;
+    }
+    run(ring_[d % kRing]);
+    done_.store(d + 1, std::memory_order_seq_cst);
+    if (waiters_.load(std::memory_order_seq_cst)) {
+      MutexLock g(mu_);
+      drained_.notify_all();
+    }
+  }
+}
+
+}  // namespace tutti

@@ -1,0 +1,96 @@
+// issuer.h - a device queue's issuer thread: whole launches reach the driver off the app's thread.
+//
+// NVIDIA's clEnqueueNDRangeKernel takes about 5 us, and Tutti's bookkeeping for a launch
+// (validation, the command graph, planning, coherence) about 1.5 us more, both on the
+// app's thread: a launch cost 1.3-1.5x its native cost (issue 17). With the driver's call
+// handed to a thread per device queue, Tutti's work for launch n+1 runs while the driver
+// takes launch n, so a stream of launches costs about what the driver's calls cost alone
+// (measured natively with the same handoff: 5.39 us against 5.06, tools/bench/results/
+// h200-2026-11-28b).
+//
+// Only launches that need no real event go this way (lazy, untimed ones: completion.cpp),
+// so nothing the runtime tracks waits for the issuer's answer. Every other call on the
+// queue first waits until the jobs handed over before it have reached the driver
+// (DeviceSlot::queue()), and so does anything that sets the same real kernel's arguments
+// or releases a real buffer: the device sees its calls in the order Tutti made them.
+#pragma once
+#include <CL/cl.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "thread_annotations.h"
+
+namespace tutti {
+
+struct IssueJob {
+  struct Arg {
+    cl_uint index = 0;
+    size_t size = 0;
+    size_t at = 0;      // offset of its value in data
+    bool null = false;  // a __local size or a null buffer: no value
+  };
+  cl_command_queue queue = nullptr;
+  cl_kernel kernel = nullptr;
+  cl_uint dim = 1;
+  bool hasOffset = false, hasLocal = false;
+  size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+  std::vector<Arg> args;               // changed arguments, set before the launch
+  std::vector<unsigned char> data;     // their values
+  std::atomic<cl_int> *failed = nullptr;  // gets the driver's error, if any
+  const char *what = "";                  // kernel name, for the log
+
+  void reset() {
+    args.clear();
+    data.clear();
+  }
+  void setArg(cl_uint index, size_t size, const void *value);
+};
+
+class Issuer {
+ public:
+  explicit Issuer(std::string device);
+  ~Issuer();  // runs what is left, then ends the thread
+  Issuer(const Issuer &) = delete;
+  Issuer &operator=(const Issuer &) = delete;
+
+  // The producer's side; one producer at a time (callers hold the API lock). next()
+  // returns the job to fill (cleared), waiting while the ring is full; publish() hands it
+  // over. A job taken by next() and not published is handed out again by the next next().
+  IssueJob &next();
+  void publish();
+
+  // Returns once every job published before the call has been given to the driver.
+  void drain();
+  bool idle() const { return done_.load(std::memory_order_acquire) == pushed_.load(std::memory_order_acquire); }
+
+  uint64_t issued() const { return done_.load(std::memory_order_relaxed); }
+  // A driver call of a job failed (once set, it stays).
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+
+ private:
+  static constexpr size_t kRing = 64;
+  void loop();
+  void run(IssueJob &j);
+  void waitForDone(uint64_t target);
+
+  std::string device_;
+  IssueJob ring_[kRing];
+  std::atomic<uint64_t> pushed_{0};  // jobs published
+  std::atomic<uint64_t> done_{0};    // jobs given to the driver
+  std::atomic<bool> sleeping_{false};
+  std::atomic<int> waiters_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};
+  Mutex mu_;
+  std::condition_variable_any work_;   // the thread waits for jobs
+  std::condition_variable_any drained_;  // drain() waits for the thread
+  std::thread thread_;  // started by the first publish()
+};
+
+}  // namespace tutti
