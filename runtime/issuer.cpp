@@ -49,7 +49,15 @@ Issuer::~Issuer() {
 
 IssueJob &Issuer::next() {
   const uint64_t p = pushed_.load(std::memory_order_relaxed);
-  if (p - done_.load(std::memory_order_acquire) >= kRing) waitForDone(p - kRing + 1);
+  if (p - doneSeen_ >= kRing) {
+    doneSeen_ = done_.load(std::memory_order_acquire);
+    // Full: wait for a quarter of the ring, so that a stream bound by the driver does not
+    // pull the thread's counter over on every launch.
+    if (p - doneSeen_ >= kRing) {
+      waitForDone(p - kRing + kRing / 4);
+      doneSeen_ = done_.load(std::memory_order_acquire);
+    }
+  }
   IssueJob &j = ring_[p % kRing];
   j.reset();
   return j;
@@ -103,9 +111,9 @@ void Issuer::run(IssueJob &j) {
 void Issuer::loop() {
   markRuntimeThread();
   for (;;) {
-    uint64_t d = done_.load(std::memory_order_relaxed);
+    const uint64_t d = done_.load(std::memory_order_relaxed);
     int spins = 0;
-    while (pushed_.load(std::memory_order_acquire) == d) {
+    while (pushedSeen_ == d && (pushedSeen_ = pushed_.load(std::memory_order_acquire)) == d) {
       if (++spins < kSpins) {
         TUTTI_PAUSE();
         continue;

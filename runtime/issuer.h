@@ -28,7 +28,7 @@
 
 namespace tutti {
 
-struct IssueJob {
+struct alignas(64) IssueJob {
   struct Arg {
     cl_uint index = 0;
     size_t size = 0;
@@ -80,16 +80,21 @@ class Issuer {
   void waitForDone(uint64_t target);
 
   std::string device_;
-  IssueJob ring_[kRing];
-  std::atomic<uint64_t> pushed_{0};  // jobs published
-  std::atomic<uint64_t> done_{0};    // jobs given to the driver
-  std::atomic<bool> sleeping_{false};
+  // The producer's and the thread's counters sit on lines of their own, and each side
+  // keeps the other's last value it saw: a launch then moves no cache line between the
+  // two threads but its job's (SPSC ring, as in rigtorp's SPSCQueue).
+  alignas(64) std::atomic<uint64_t> pushed_{0};  // jobs published
+  uint64_t doneSeen_ = 0;                        // producer's copy of done_
+  alignas(64) std::atomic<uint64_t> done_{0};    // jobs given to the driver
+  uint64_t pushedSeen_ = 0;                      // the thread's copy of pushed_
+  alignas(64) std::atomic<bool> sleeping_{false};
   std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
   Mutex mu_;
   std::condition_variable_any work_;   // the thread waits for jobs
   std::condition_variable_any drained_;  // drain() waits for the thread
+  alignas(64) IssueJob ring_[kRing];
   std::thread thread_;  // started by the first publish()
 };
 
