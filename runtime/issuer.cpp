@@ -51,10 +51,10 @@ IssueJob &Issuer::next() {
   const uint64_t p = pushed_.load(std::memory_order_relaxed);
   if (p - doneSeen_ >= kRing) {
     doneSeen_ = done_.load(std::memory_order_acquire);
-    // Full: wait for a quarter of the ring, so that a stream bound by the driver does not
-    // pull the thread's counter over on every launch.
+    // Full: wait for one slot, a driver call's time. Waiting for more slept in the
+    // condition variable (2dddf97: 6.7 us a launch on the H200 against 5.6 us).
     if (p - doneSeen_ >= kRing) {
-      waitForDone(p - kRing + kRing / 4);
+      waitForDone(p - kRing + 1);
       doneSeen_ = done_.load(std::memory_order_acquire);
     }
   }
