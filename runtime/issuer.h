@@ -85,12 +85,17 @@ class Issuer {
   // two threads but its job's (SPSC ring, as in rigtorp's SPSCQueue).
   alignas(64) std::atomic<uint64_t> pushed_{0};  // jobs published
   uint64_t doneSeen_ = 0;                        // producer's copy of done_
+  uint64_t fullNs_ = 0;                          // producer's time waiting on a full ring
   alignas(64) std::atomic<uint64_t> done_{0};    // jobs given to the driver
   uint64_t pushedSeen_ = 0;                      // the thread's copy of pushed_
   alignas(64) std::atomic<bool> sleeping_{false};
   std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
+  // TUTTI_LOG=info: the thread's time in the driver and waiting for jobs, logged at its end
+  // (whether a stream of launches was bound by the driver or by Tutti's own work).
+  const bool timed_;
+  uint64_t driverNs_ = 0, idleNs_ = 0, sleeps_ = 0;
   Mutex mu_;
   std::condition_variable_any work_;   // the thread waits for jobs
   std::condition_variable_any drained_;  // drain() waits for the thread
