@@ -18,9 +18,14 @@
 namespace tutti {
 
 namespace {
-// A stream of launches hands over a job every few microseconds: the thread (and a drain)
-// spins for this many pauses (10-50 us, by the CPU's pause) before it sleeps, so that the
-// stream pays no wake-up (a futex call, 2-5 us). An idle queue costs a core that long, once.
+// A stream of launches hands over a job every few microseconds, and stops for a few tens
+// while the app's thread makes a launch that needs an event (one in TUTTI_ARM_EVERY): the
+// thread spins this long before it sleeps, so that the stream pays no wake-up (a futex
+// call, and the thread's return to a core). With 1,000 pauses (10-40 us) it slept at
+// every armed launch on the H200 (108 times in 20,000 launches). An idle queue costs a
+// core that long, once.
+constexpr uint64_t kSpinNs = 200'000;
+// A drain waits for driver calls already handed over: spin, then sleep.
 constexpr int kSpins = 1000;
 }  // namespace
 
@@ -124,8 +129,8 @@ void Issuer::loop() {
     int spins = 0;
     uint64_t idleFrom = 0;
     while (pushedSeen_ == d && (pushedSeen_ = pushed_.load(std::memory_order_acquire)) == d) {
-      if (timed_ && !idleFrom) idleFrom = nowNs();
-      if (++spins < kSpins) {
+      if (!idleFrom) idleFrom = nowNs();
+      if (++spins % 64 || nowNs() - idleFrom < kSpinNs) {
         TUTTI_PAUSE();
         continue;
       }
@@ -139,7 +144,7 @@ void Issuer::loop() {
     }
     if (timed_) {
       const uint64_t t0 = nowNs();
-      if (idleFrom) idleNs_ += t0 - idleFrom;
+      if (idleFrom) idleNs_ += t0 - idleFrom;  // includes sleeps
       run(ring_[d % kRing]);
       driverNs_ += nowNs() - t0;
     } else {
