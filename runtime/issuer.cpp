@@ -1,7 +1,12 @@
 // issuer.cpp - a device queue's issuer thread (see issuer.h).
 #include "issuer.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
+
+#include <unistd.h>
 
 #include "clock.h"
 #include "icd.h"
@@ -27,6 +32,28 @@ namespace {
 constexpr uint64_t kSpinNs = 200'000;
 // A drain waits for driver calls already handed over: spin, then sleep.
 constexpr int kSpins = 1000;
+// Live issuers, so that a process that exits with launches still handed over makes them
+// before the drivers' own exit handlers run: an app may exit without clFinish, and the
+// driver would be torn down under a call in flight. The handler is registered after the
+// drivers were loaded, so it runs before theirs.
+struct Live {
+  Mutex mu;
+  std::vector<Issuer *> all GUARDED_BY(mu);
+  bool atExit GUARDED_BY(mu) = false;
+  pid_t pid = getpid();  // a forked child has the objects but not the threads
+};
+Live &live() {
+  static Live *l = new Live();  // never destroyed: used from an exit handler
+  return *l;
+}
+
+void drainAllAtExit() {
+  Live &l = live();
+  if (l.pid != getpid()) return;
+  MutexLock g(l.mu);
+  for (Issuer *is : l.all) is->drainFor(2'000'000'000);
+}
+
 }  // namespace
 
 void IssueJob::setArg(cl_uint index, size_t size, const void *value) {
@@ -40,9 +67,20 @@ void IssueJob::setArg(cl_uint index, size_t size, const void *value) {
   args.push_back(a);
 }
 
-Issuer::Issuer(std::string device) : device_(std::move(device)), timed_(logEnabled(LogLevel::Info)) {}
+Issuer::Issuer(std::string device) : device_(std::move(device)), timed_(logEnabled(LogLevel::Info)) {
+  Live &l = live();
+  MutexLock g(l.mu);
+  l.all.push_back(this);
+  if (!l.atExit) std::atexit(drainAllAtExit);
+  l.atExit = true;
+}
 
 Issuer::~Issuer() {
+  {
+    Live &l = live();
+    MutexLock g(l.mu);
+    l.all.erase(std::find(l.all.begin(), l.all.end(), this));
+  }
   if (!thread_.joinable()) return;
   drain();
   {
@@ -87,6 +125,18 @@ void Issuer::publish() {
 }
 
 void Issuer::drain() { waitForDone(pushed_.load(std::memory_order_acquire)); }
+
+bool Issuer::drainFor(uint64_t ns) {
+  const uint64_t target = pushed_.load(std::memory_order_acquire), until = nowNs() + ns;
+  while (done_.load(std::memory_order_acquire) < target) {
+    if (nowNs() > until) {
+      TUTTI_LOG(Warn, "%s: the issuer's launches did not reach the driver at exit", device_.c_str());
+      return false;
+    }
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 void Issuer::waitForDone(uint64_t target) {
   for (int i = 0; i < kSpins; ++i) {

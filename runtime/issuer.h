@@ -67,6 +67,9 @@ class Issuer {
 
   // Returns once every job published before the call has been given to the driver.
   void drain();
+  // The same, but gives up after ns (at exit: a driver that never returns must not hang
+  // the process). Returns whether it got there.
+  bool drainFor(uint64_t ns);
   bool idle() const { return done_.load(std::memory_order_acquire) == pushed_.load(std::memory_order_acquire); }
 
   uint64_t issued() const { return done_.load(std::memory_order_relaxed); }

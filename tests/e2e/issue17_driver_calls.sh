@@ -22,4 +22,12 @@ echo "launches ${launches:-0} (app thread) + ${issued:-0} (issuer) markers ${mar
 [ "${markers:-0}" -le 4 ] || { echo "FAIL: markers grow with the launches in flight"; exit 1; }
 # One armed (flushed) launch in TUTTI_ARM_EVERY, plus those that clFinish and warm-up arm.
 [ "${flushes:-0}" -le $(((n + 100) / 32 + 8)) ] || { echo "FAIL: too many flushes"; exit 1; }
+# An app that exits with launches still handed to the issuer (no clFinish, no releases):
+# they reach the driver before its exit handlers run.
+rm -f "$work/tally.txt"
+ENQUEUE_RATE_EXIT=1 OCL_ICD_VENDORS=$work TALLY_ICD_OUT=$work/tally.txt TUTTI_DEVICES=cpu TUTTI_PROFILE_DB=off \
+  LD_PRELOAD=$lib "$rate" $n Tutti
+launches=$(calls clEnqueueNDRangeKernel); issued=$(calls clEnqueueNDRangeKernel other)
+echo "at exit: launches ${launches:-0} (app thread) + ${issued:-0} (issuer)"
+[ $((${launches:-0} + ${issued:-0})) = $((n + 100)) ] || { echo "FAIL: launches lost at exit"; exit 1; }
 echo PASS

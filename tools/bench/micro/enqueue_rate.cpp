@@ -5,6 +5,8 @@
 // ENQUEUE_RATE_FINISH_EVERY=K adds a clFinish after every K launches: the steady state where
 // completions keep up with the launches (for an instruction profile under callgrind, whose
 // one-thread-at-a-time scheduling otherwise leaves every launch in flight).
+// ENQUEUE_RATE_EXIT=1 exits right after the launches, without clFinish or releases (as
+// apps that do not clean up do): every launch must still reach the driver.
 // ENQUEUE_RATE_PROFILING=1 makes the queue a profiling one (Tutti's real queues are): what
 // that alone costs a driver per launch, with no event asked for.
 #include "empty_kernel.h"
@@ -36,6 +38,8 @@ int main(int argc, char **argv) {
     if (finishEvery > 0 && (i + 1) % finishEvery == 0) clFinish(q);
   }
   auto t1 = std::chrono::steady_clock::now();
+  const char *exitNow = std::getenv("ENQUEUE_RATE_EXIT");
+  if (exitNow && std::atoi(exitNow)) std::exit(0);
   clFinish(q);
   auto t2 = std::chrono::steady_clock::now();
   double enq = std::chrono::duration<double>(t1 - t0).count();
