@@ -134,7 +134,6 @@ cl_int setChangedArgs(Command *cmd, cl_kernel rk, int slot, Set set) {
   return err;
 }
 
-
 // A launch that needs no driver event (launchNeedsEvent) goes to the device's issuer, once
 // its shape ran there as often as a new shape is timed: the driver accepted it before, so
 // a failure now is the device's and is reported as the launch's (failover could move it
@@ -144,7 +143,7 @@ bool handToIssuer(Command *cmd, DeviceSlot &ds, cl_kernel rk, int slot) REQUIRES
   Issuer *is = ds.issuer.get();
   if (!is || ds.dev->failuresInARow.load(std::memory_order_relaxed)) return false;
   if (is->failed()) {
-    forgetRealArgs();  // what the failed job was to set may not be set
+    if (is->noticeFailure()) forgetRealArgs();  // what the failed job was to set may not be set
     return false;
   }
   IssueJob &j = is->next();

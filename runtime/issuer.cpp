@@ -150,6 +150,12 @@ void Issuer::waitForDone(uint64_t target) {
 }
 
 void Issuer::run(IssueJob &j) {
+  // After a failure every later job fails too: its arguments were sent as changes from what
+  // the failed job was to set, which may not be set.
+  if (cl_int first = firstError_.load(std::memory_order_relaxed)) {
+    if (j.failed) j.failed->store(first, std::memory_order_release);
+    return;
+  }
   const cl_icd_dispatch &d = icd(j.kernel);
   cl_int err = CL_SUCCESS;
   for (const IssueJob::Arg &a : j.args) {
@@ -169,6 +175,7 @@ void Issuer::run(IssueJob &j) {
   }
   if (err == CL_SUCCESS) return;
   if (j.failed) j.failed->store(err, std::memory_order_release);
+  firstError_.store(err, std::memory_order_relaxed);
   failed_.store(true, std::memory_order_release);
 }
 

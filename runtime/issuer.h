@@ -73,8 +73,13 @@ class Issuer {
   bool idle() const { return done_.load(std::memory_order_acquire) == pushed_.load(std::memory_order_acquire); }
 
   uint64_t issued() const { return done_.load(std::memory_order_relaxed); }
-  // A driver call of a job failed (once set, it stays).
+  // A driver call of a job failed (once set, it stays); every job after it fails too.
   bool failed() const { return failed_.load(std::memory_order_acquire); }
+  // True the first time the producer asks after a failure.
+  bool noticeFailure() {
+    if (!failed() || failureNoticed_) return false;
+    return failureNoticed_ = true;
+  }
 
  private:
   static constexpr size_t kRing = 64;
@@ -95,6 +100,8 @@ class Issuer {
   std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
+  std::atomic<cl_int> firstError_{CL_SUCCESS};  // the thread's own
+  bool failureNoticed_ = false;                 // the producer's
   // TUTTI_LOG=info: the thread's time in the driver and waiting for jobs, logged at its end
   // (whether a stream of launches was bound by the driver or by Tutti's own work).
   const bool timed_;

@@ -404,6 +404,11 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
+  // A launch that the driver refused on an issuer thread (issuer.h) was reported: in an
+  // in-order queue every command after it fails too, as an asynchronous error makes a
+  // native queue unusable. Commands after it were issued before the refusal was known,
+  // and some may have run without the launch's results.
+  bool issuerFailed GUARDED_BY(tutti::apiMutex) = false;
   // Dependency tracking (graph.cpp): accesses since the last barrier, per root buffer and
   // in enqueue order (seq rises), so a command looks only at the buffers it touches, and a
   // read only at their writes.

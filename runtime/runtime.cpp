@@ -747,7 +747,12 @@ void Runtime::reportInOrder(_cl_command_queue *q, _cl_event *finished) {
     Command *cmd = ev->cmd;
     ev->cmd = nullptr;
     q->inFlight.erase(it);
-    complete(ev, ev->failure < 0 ? ev->failure : CL_COMPLETE);
+    cl_int st = ev->failure < 0 ? ev->failure : CL_COMPLETE;
+    if (q->inOrder()) {
+      if (st == CL_COMPLETE && q->issuerFailed) st = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      if (cmd && cmd->issuerError.load(std::memory_order_acquire) != CL_SUCCESS) q->issuerFailed = true;
+    }
+    complete(ev, st);
     if (cmd) {
       for (auto *d : cmd->deps) release(d);
       for (auto *m : cmd->mems) release(m);

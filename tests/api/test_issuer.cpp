@@ -151,8 +151,9 @@ TEST_F(Issuer, OtherCommandsKeepTheirOrder) {
 // gets an error, never the bytes of a run with a launch missing.
 TEST_F(Issuer, ARefusedLaunchFailsWhatFollowsIt) {
   if (!isTutti() || !std::getenv("FAULTY_ICD")) GTEST_SKIP() << "needs Tutti over tests/faults/faulty_icd.c";
-  std::vector<int> h(kN, 1);
+  std::vector<int> h(kN, 1), hb(kN, 5);
   cl_mem a = makeBuffer(kN * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.data());
+  cl_mem b = makeBuffer(kN * sizeof(int), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, hb.data());
   ASSERT_FALSE(HasFatalFailure());
   cl_event ev = nullptr;
   const size_t g = kN, l = 16;
@@ -162,6 +163,12 @@ TEST_F(Issuer, ARefusedLaunchFailsWhatFollowsIt) {
       ASSERT_CL_OK(clEnqueueNDRangeKernel(queue, k_, 1, nullptr, &g, &l, 0, nullptr, &ev));
       track(ev);
     }
+    // Launches on another buffer, which depend on none of a's: each either fails or
+    // computes with its own arguments, never with ones a failed launch left unset.
+    if (it % 4 == 0) {
+      ASSERT_CL_OK(launch(k_, b, -it, 16));
+      for (size_t i = 0; i < kN; ++i) hb[i] = stepHost(hb[i], -it, i);
+    }
   }
   std::vector<int> got(kN, -1);
   EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
@@ -169,4 +176,7 @@ TEST_F(Issuer, ARefusedLaunchFailsWhatFollowsIt) {
   cl_int st = 0;
   ASSERT_CL_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
   EXPECT_LT(st, 0) << "a launch after the refused one reports success";
+  std::vector<int> gotB(kN, -1);
+  cl_int errB = clEnqueueReadBuffer(queue, b, CL_TRUE, 0, kN * sizeof(int), gotB.data(), 0, nullptr, nullptr);
+  if (errB == CL_SUCCESS) EXPECT_EQ(gotB, hb) << "b's launches all reported success, with wrong values";
 }
