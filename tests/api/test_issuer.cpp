@@ -14,17 +14,18 @@ using namespace api;
 namespace {
 
 const char *kIssuerSource = R"CLC(
-__kernel void acc_step(__global int *a, int v, __local int *scratch) {
+__kernel void acc_step(__global uint *a, int v, __local int *scratch) {
   size_t i = get_global_id(0);
   scratch[get_local_id(0)] = (int)i;
   barrier(CLK_LOCAL_MEM_FENCE);
-  a[i] = a[i] * 3 + v + scratch[get_local_id(0)];
+  a[i] = a[i] * 3u + (uint)v + (uint)scratch[get_local_id(0)];  /* wraps, as on the host */
 }
 )CLC";
 
 constexpr size_t kN = 256;
 
-int stepHost(int a, int v, size_t i) { return a * 3 + v + int(i); }
+// In unsigned arithmetic, as the kernel: the values wrap after a few dozen steps.
+int stepHost(int a, int v, size_t i) { return int(uint32_t(a) * 3u + uint32_t(v) + uint32_t(i)); }
 
 class Issuer : public ClTest {
  protected:
