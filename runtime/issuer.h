@@ -70,9 +70,6 @@ class Issuer {
   // The same, but gives up after ns (at exit: a driver that never returns must not hang
   // the process). Returns whether it got there.
   bool drainFor(uint64_t ns);
-  bool idle() const { return done_.load(std::memory_order_acquire) == pushed_.load(std::memory_order_acquire); }
-
-  uint64_t issued() const { return done_.load(std::memory_order_relaxed); }
   // A driver call of a job failed (once set, it stays); every job after it fails too.
   bool failed() const { return failed_.load(std::memory_order_acquire); }
   // True the first time the producer asks after a failure.
