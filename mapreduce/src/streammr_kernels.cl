@@ -60,21 +60,29 @@ __kernel void mr_compact_regions(__global const uint* keys, __global const uint2
 }
 
 #if MR_REDUCE_PHASE  // the kernels below call the user's mr_combine
-// Order of grouped records: hash bucket, then the user's key order.
+// Order of grouped records: hash bucket, then the whole hash, then the user's key order.
+// Different keys in one bucket nearly always differ in their hash, so merging and
+// grouping read keys only to confirm that equal hashes are equal keys.
+static ulong mr_hash_order(uint hash) { return ((ulong)(hash % MR_BUCKETS) << 32) | hash; }
+
 static int mr_compare_records(__global const uint* keys, __global const uint2* info, uint a, uint b) {
-  uint ba = info[a].y % MR_BUCKETS, bb = info[b].y % MR_BUCKETS;
-  if (ba != bb) return ba < bb ? -1 : 1;
+  ulong oa = mr_hash_order(info[a].y), ob = mr_hash_order(info[b].y);
+  if (oa != ob) return oa < ob ? -1 : 1;
   return mr_compare_keys(keys, info, a, b);
 }
 
 // Whether sorted positions p and q of a region hold the same key.
 static bool mr_group_same(__global const uint* keys, __global const uint2* info,
-                          __local const uint* idx, __local const uint* lb, uint p, uint q) {
-  return lb[p] == lb[q] && mr_compare_keys(keys, info, idx[p], idx[q]) == 0;
+                          __local const uint* idx, __local const uint* lh, uint p, uint q) {
+  return lh[p] == lh[q] && mr_compare_keys(keys, info, idx[p], idx[q]) == 0;
 }
 
-// One work-group per region: sort the region's records by (bucket, key) in local
-// memory (bitonic), combine equal keys (the first of a run is its master), and write
+// Sort position of a region's record: (bucket, hash); padding (MR_NONE) sorts last.
+static ulong mr_sort_order(uint idx, uint hash) { return idx == MR_NONE ? ~0ul : mr_hash_order(hash); }
+
+// One work-group per region: sort the region's records by (bucket, hash, key) in local
+// memory (bitonic on the hashes alone, then by key within the rare runs where different
+// keys share a hash), combine equal keys (the first of a run is its master), and write
 // the region's hash table: unique records at out[outFirst + region*C ...], sorted within
 // each bucket, and per bucket its start and count at [bucket * tables + table].
 __kernel void mr_group(__global const uint* keys, __global const uint2* info,
@@ -83,9 +91,8 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
                        __global uint2* outInfo, __global mr_value_t* outVals,
                        __global uint* lstart, __global uint* cnt, __global mr_value_t* segVals,
                        __global uint2* segs, __global uint2* outLinks) {
-  // Record indices and their buckets, sorted together: most comparisons differ in the
-  // bucket and never touch global memory.
-  __local uint idx[MR_CAPACITY], lb[MR_CAPACITY];
+  // Record indices and their hashes, sorted together: the sort never reads a key.
+  __local uint idx[MR_CAPACITY], lh[MR_CAPACITY];
   __local uint sums[MR_GROUP_WG];
   const uint lid = get_local_id(0), W = get_local_size(0), g = get_group_id(0);
   const uint src0 = g * MR_CAPACITY;
@@ -96,7 +103,7 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   const uint table = firstTable + g, out0 = table * MR_CAPACITY;
   for (uint i = lid; i < MR_CAPACITY; i += W) {
     idx[i] = i < n ? src0 + i : MR_NONE;
-    lb[i] = i < n ? info[src0 + i].y % MR_BUCKETS : MR_NONE;  // padding sorts last
+    lh[i] = i < n ? info[src0 + i].y : 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint size = 2; size <= MR_CAPACITY; size <<= 1) {
@@ -104,28 +111,42 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
       for (uint t = lid; t < MR_CAPACITY / 2; t += W) {
         uint i = 2 * t - (t & (stride - 1));
         uint j = i + stride;
-        uint a = idx[i], b = idx[j], ba = lb[i], bb = lb[j];
-        // (bucket, key, record index): a total order, so equal keys keep one order.
-        bool greater = ba > bb;
-        if (ba == bb && a != MR_NONE) {  // equal buckets hold two records or two paddings
-          int c = mr_compare_keys(keys, info, a, b);
-          greater = c > 0 || (c == 0 && a > b);
-        }
+        uint a = idx[i], b = idx[j], ha = lh[i], hb = lh[j];
+        // (bucket, hash, record index): a total order, so equal keys keep one order.
+        ulong oa = mr_sort_order(a, ha), ob = mr_sort_order(b, hb);
+        bool greater = oa > ob || (oa == ob && a > b);
         if (greater == ((i & size) == 0)) {
           idx[i] = b;
           idx[j] = a;
-          lb[i] = bb;
-          lb[j] = ba;
+          lh[i] = hb;
+          lh[j] = ha;
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
-  // Masters: first record of each key. Each work-item owns a contiguous chunk.
+  // Each work-item owns a contiguous chunk of sorted positions.
   const uint chunk = MR_CAPACITY / W, c0 = lid * chunk;
+  // A run of equal hashes holding different keys (a hash collision) is sorted by key,
+  // records of one key staying in index order, by the work-item owning the run's start.
+  // Other work-items read only hashes meanwhile, which the run's sort does not move.
+  for (uint p = c0; p < c0 + chunk && p < n; ++p) {
+    if (p != 0 && lh[p - 1] == lh[p]) continue;
+    uint e = p + 1;
+    bool mixed = false;
+    for (; e < n && lh[e] == lh[p]; ++e)
+      mixed = mixed || mr_compare_keys(keys, info, idx[p], idx[e]) != 0;
+    for (uint s = p + 1; mixed && s < e; ++s) {  // insertion sort by key: stable in index
+      uint r = idx[s], t = s;
+      for (; t > p && mr_compare_keys(keys, info, idx[t - 1], r) > 0; --t) idx[t] = idx[t - 1];
+      idx[t] = r;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Masters: first record of each key.
   uint mine = 0;
   for (uint p = c0; p < c0 + chunk; ++p)
-    if (p < n && (p == 0 || !mr_group_same(keys, info, idx, lb, p - 1, p))) ++mine;
+    if (p < n && (p == 0 || !mr_group_same(keys, info, idx, lh, p - 1, p))) ++mine;
   sums[lid] = mine;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = 1; d < W; d <<= 1) {  // inclusive Hillis-Steele scan of the chunk counts
@@ -136,29 +157,29 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   }
   uint u = sums[lid] - mine;
   for (uint p = c0; p < c0 + chunk && p < n; ++p) {
-    if (p != 0 && mr_group_same(keys, info, idx, lb, p - 1, p)) continue;
+    if (p != 0 && mr_group_same(keys, info, idx, lh, p - 1, p)) continue;
     mr_value_t v = vals[idx[p]];
     uint q = p + 1;
 #if MR_COMBINER
-    for (; q < n && mr_group_same(keys, info, idx, lb, p, q); ++q) {
+    for (; q < n && mr_group_same(keys, info, idx, lh, p, q); ++q) {
       mr_value_t o = vals[idx[q]];
       mr_combine(&v, &o);
     }
 #else
     // No combiner: the key's values, in sorted order, are its first segment.
-    for (; q < n && mr_group_same(keys, info, idx, lb, p, q); ++q) segVals[out0 + q] = vals[idx[q]];
+    for (; q < n && mr_group_same(keys, info, idx, lh, p, q); ++q) segVals[out0 + q] = vals[idx[q]];
     segVals[out0 + p] = v;
     segs[out0 + u] = (uint2)(out0 + p, q - p);
     outLinks[out0 + u] = (uint2)(out0 + u, out0 + u);  // chain head and tail
 #endif
     mr_copy_record(keys, info, idx[p], outKeys, outInfo, out0 + u);
     outVals[out0 + u] = v;
-    const uint bucket = lb[p];
-    if (p == 0 || lb[p - 1] != bucket) {
+    const uint bucket = lh[p] % MR_BUCKETS;
+    if (p == 0 || lh[p - 1] % MR_BUCKETS != bucket) {
       // First key of its bucket: count the bucket's keys (buckets are short).
       uint keysInBucket = 1;
-      for (uint r = q; r < n && lb[r] == bucket; ++r)
-        if (!mr_group_same(keys, info, idx, lb, r - 1, r)) ++keysInBucket;
+      for (uint r = q; r < n && lh[r] % MR_BUCKETS == bucket; ++r)
+        if (!mr_group_same(keys, info, idx, lh, r - 1, r)) ++keysInBucket;
       lstart[bucket * tables + table] = out0 + u;
       cnt[bucket * tables + table] = keysInBucket;
     }

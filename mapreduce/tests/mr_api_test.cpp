@@ -100,6 +100,59 @@ TEST_P(Pipelines, CountsKeysAcrossRegionsAndRuns) {
   clReleaseMemObject(buf);
 }
 
+// Keys whose hashes collide: key = value % 37 under a hash of key % 2, so every region
+// holds runs of equal hashes with different keys interleaved. Grouping orders records by
+// hash first; such runs must still come out grouped by key, with and without a combiner.
+const char* kCollidingFunctions = R"CLC(
+void mr_map(__global const uchar* input, __global const uchar* params, uint task, mr_emitter* e) {
+  uint x = ((__global const uint*)input)[task], key = x % 37;
+  mr_value_t v = x % 5 + 1;
+  mr_emit(e, (const uchar*)&key, 4, &v);
+}
+uint mr_hash(const uchar* key, uint size) { return *(const uint*)key % 2; }
+int mr_key_compare(const uchar* a, uint as, const uchar* b, uint bs) {
+  uint x = *(const uint*)a, y = *(const uint*)b;
+  return x == y ? 0 : (x < y ? -1 : 1);
+}
+void mr_combine(mr_value_t* into, const mr_value_t* from) { *into += *from; }
+bool mr_next_value(mr_values* values, mr_value_t* value);
+void mr_reduce_list(const uchar* key, uint size, mr_values* values, mr_value_t* out) {
+  mr_value_t v, s = 0;
+  while (mr_next_value(values, &v)) s += v;
+  *out = s;
+}
+)CLC";
+
+TEST_P(Pipelines, CollidingHashesKeepKeysApart) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  std::vector<cl_uint> in(3000);
+  uint32_t ref[37] = {};
+  for (cl_uint i = 0; i < in.size(); ++i) {
+    in[i] = i * 2654435761u >> 7;  // keys in no particular order within a region
+    ref[in[i] % 37] += in[i] % 5 + 1;
+  }
+  cl_mem buf = cl.input(in);
+  for (bool combiner : {true, false}) {
+    tutti::mr::Options opt;
+    opt.regionRecords = 256;  // several regions, none overflowing a 256-task work-group
+    opt.buckets = 4;
+    opt.joinFanIn = 2;        // several joining levels
+    auto job = make(cl, GetParam(), {kTypes, kCollidingFunctions, 4, 4, true, false, combiner}, opt);
+    tutti::mr::Output out = job->run(buf, buf, (uint32_t)in.size());
+    ASSERT_EQ(out.count, 37u) << "combiner " << combiner;
+    std::vector<bool> seen(37);
+    for (size_t i = 0; i < out.count; ++i) {
+      uint32_t k = *(const uint32_t*)out.keyData(i);
+      ASSERT_LT(k, 37u);
+      EXPECT_FALSE(seen[k]) << "key " << k << " twice, combiner " << combiner;
+      seen[k] = true;
+      EXPECT_EQ(out.value<uint32_t>(i), ref[k]) << "key " << k << ", combiner " << combiner;
+    }
+  }
+  clReleaseMemObject(buf);
+}
+
 TEST_P(Pipelines, WrongValueSizeFailsTheBuild) {
   Cl cl;
   ASSERT_NE(cl.queue, nullptr);
