@@ -19,7 +19,8 @@ ClRunner::ClRunner(cl_context context, cl_device_id device, cl_command_queue que
 
 ClRunner::~ClRunner() {
   for (auto& p : pending_) clReleaseEvent(p.ev);
-  releaseBuffers();
+  for (const Owned& b : buffers_) clReleaseMemObject(b.mem);
+  freeSpares(~0ull);
   for (auto& k : kernels_) clReleaseKernel(k.second);
   if (program_) clReleaseProgram(program_);
 }
@@ -67,25 +68,64 @@ size_t ClRunner::deviceGroupSize() const {
 }
 
 cl_mem ClRunner::buffer(size_t bytes) {
+  const size_t want = bytes ? bytes : 4;
+  // A spare as large and at most twice as large: a run's buffers have the sizes the last
+  // run's had, and a small need must not pin a large buffer.
+  auto it = spare_.lower_bound(want);
+  if (it != spare_.end() && it->first <= 2 * want) {
+    cl_mem m = it->second.mem;
+    spare_.erase(it);
+    buffers_.push_back({m, want});
+    return m;
+  }
   cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes ? bytes : 4, nullptr, &err);
+  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
+  if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+      err == CL_OUT_OF_HOST_MEMORY) {
+    freeSpares(~0ull);  // the spares may be what is in the way
+    m = clCreateBuffer(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
+  }
   check(err, "clCreateBuffer");
-  buffers_.push_back(m);
+  buffers_.push_back({m, want});
   return m;
 }
 
+void ClRunner::freeSpares(uint64_t before) {
+  for (auto it = spare_.begin(); it != spare_.end();) {
+    if (it->second.generation < before) {
+      clReleaseMemObject(it->second.mem);
+      it = spare_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void ClRunner::toSpare(const Owned& b) {
+  size_t size = 0;
+  // The buffer's real size: a reused spare may be larger than its last need.
+  clGetMemObjectInfo(b.mem, CL_MEM_SIZE, sizeof(size), &size, nullptr);
+  spare_.emplace(size ? size : b.bytes, Spare{b.mem, generation_});
+}
+
 void ClRunner::releaseBuffers() {
-  for (cl_mem m : buffers_) clReleaseMemObject(m);
+  // Spares no run took since the last release are not what runs need: free them, so the
+  // spares never hold more than one run's buffers.
+  freeSpares(generation_);
+  for (const Owned& b : buffers_) toSpare(b);
   buffers_.clear();
+  ++generation_;
 }
 
 void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
+  freeSpares(generation_);
   size_t out = mark;
   for (size_t i = mark; i < buffers_.size(); ++i) {
-    if (std::find(keep.begin(), keep.end(), buffers_[i]) != keep.end()) buffers_[out++] = buffers_[i];
-    else clReleaseMemObject(buffers_[i]);
+    if (std::find(keep.begin(), keep.end(), buffers_[i].mem) != keep.end()) buffers_[out++] = buffers_[i];
+    else toSpare(buffers_[i]);
   }
   buffers_.resize(out);
+  ++generation_;
 }
 
 void ClRunner::fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase) {
