@@ -101,14 +101,17 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   uint n = firstPass ? min(wgTotal[g], (uint)MR_CAPACITY)
                    : min((uint)MR_CAPACITY, overflowTotal - src0);
   const uint table = firstTable + g, out0 = table * MR_CAPACITY;
-  for (uint i = lid; i < MR_CAPACITY; i += W) {
+  // The sort covers the region's records rounded up to a power of two, not its capacity:
+  // regions sized for the busiest work-group leave most others half empty.
+  const uint P = n <= 1 ? 1 : 1u << (32 - clz(n - 1));
+  for (uint i = lid; i < P; i += W) {
     idx[i] = i < n ? src0 + i : MR_NONE;
     lh[i] = i < n ? info[src0 + i].y : 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint size = 2; size <= MR_CAPACITY; size <<= 1) {
+  for (uint size = 2; size <= P; size <<= 1) {
     for (uint stride = size >> 1; stride > 0; stride >>= 1) {
-      for (uint t = lid; t < MR_CAPACITY / 2; t += W) {
+      for (uint t = lid; t < P / 2; t += W) {
         uint i = 2 * t - (t & (stride - 1));
         uint j = i + stride;
         uint a = idx[i], b = idx[j], ha = lh[i], hb = lh[j];
