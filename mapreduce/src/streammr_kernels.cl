@@ -65,18 +65,6 @@ __kernel void mr_compact_regions(__global const uint* keys, __global const uint2
 // grouping read keys only to confirm that equal hashes are equal keys.
 static ulong mr_hash_order(uint hash) { return ((ulong)(hash % MR_BUCKETS) << 32) | hash; }
 
-static int mr_compare_records(__global const uint* keys, __global const uint2* info, uint a, uint b) {
-  ulong oa = mr_hash_order(info[a].y), ob = mr_hash_order(info[b].y);
-  if (oa != ob) return oa < ob ? -1 : 1;
-  return mr_compare_keys(keys, info, a, b);
-}
-
-// Whether sorted positions p and q of a region hold the same key.
-static bool mr_group_same(__global const uint* keys, __global const uint2* info,
-                          __local const uint* idx, __local const uint* lh, uint p, uint q) {
-  return lh[p] == lh[q] && mr_compare_keys(keys, info, idx[p], idx[q]) == 0;
-}
-
 // Sort position of a region's record: (bucket, hash); padding (MR_NONE) sorts last.
 static ulong mr_sort_order(uint idx, uint hash) { return idx == MR_NONE ? ~0ul : mr_hash_order(hash); }
 
@@ -94,6 +82,7 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   // Record indices and their hashes, sorted together: the sort never reads a key.
   __local uint idx[MR_CAPACITY], lh[MR_CAPACITY];
   __local uint sums[MR_GROUP_WG];
+  __local uchar same[MR_CAPACITY];
   const uint lid = get_local_id(0), W = get_local_size(0), g = get_group_id(0);
   const uint src0 = g * MR_CAPACITY;
   // First-pass regions hold up to C of their work-group's emits; overflow regions are
@@ -128,8 +117,13 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
-  // Each work-item owns a contiguous chunk of sorted positions.
+  // Each work-item owns a contiguous chunk of sorted positions. same[p]: position p holds
+  // the key of position p - 1. Computed in parallel, so no work-item walks a frequent
+  // key's long run comparing keys in global memory one after another.
   const uint chunk = MR_CAPACITY / W, c0 = lid * chunk;
+  for (uint p = c0; p < c0 + chunk; ++p)
+    same[p] = p > 0 && p < n && lh[p - 1] == lh[p] && mr_compare_keys(keys, info, idx[p - 1], idx[p]) == 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
   // A run of equal hashes holding different keys (a hash collision) is sorted by key,
   // records of one key staying in index order, by the work-item owning the run's start.
   // Other work-items read only hashes meanwhile, which the run's sort does not move.
@@ -137,19 +131,20 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
     if (p != 0 && lh[p - 1] == lh[p]) continue;
     uint e = p + 1;
     bool mixed = false;
-    for (; e < n && lh[e] == lh[p]; ++e)
-      mixed = mixed || mr_compare_keys(keys, info, idx[p], idx[e]) != 0;
-    for (uint s = p + 1; mixed && s < e; ++s) {  // insertion sort by key: stable in index
+    for (; e < n && lh[e] == lh[p]; ++e) mixed = mixed || !same[e];
+    if (!mixed) continue;
+    for (uint s = p + 1; s < e; ++s) {  // insertion sort by key: stable in index
       uint r = idx[s], t = s;
       for (; t > p && mr_compare_keys(keys, info, idx[t - 1], r) > 0; --t) idx[t] = idx[t - 1];
       idx[t] = r;
     }
+    for (uint s = p + 1; s < e; ++s) same[s] = mr_compare_keys(keys, info, idx[s - 1], idx[s]) == 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // Masters: first record of each key.
   uint mine = 0;
   for (uint p = c0; p < c0 + chunk; ++p)
-    if (p < n && (p == 0 || !mr_group_same(keys, info, idx, lh, p - 1, p))) ++mine;
+    if (p < n && !same[p]) ++mine;
   sums[lid] = mine;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = 1; d < W; d <<= 1) {  // inclusive Hillis-Steele scan of the chunk counts
@@ -160,17 +155,17 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   }
   uint u = sums[lid] - mine;
   for (uint p = c0; p < c0 + chunk && p < n; ++p) {
-    if (p != 0 && mr_group_same(keys, info, idx, lh, p - 1, p)) continue;
+    if (same[p]) continue;
     mr_value_t v = vals[idx[p]];
     uint q = p + 1;
 #if MR_COMBINER
-    for (; q < n && mr_group_same(keys, info, idx, lh, p, q); ++q) {
+    for (; q < n && same[q]; ++q) {
       mr_value_t o = vals[idx[q]];
       mr_combine(&v, &o);
     }
 #else
     // No combiner: the key's values, in sorted order, are its first segment.
-    for (; q < n && mr_group_same(keys, info, idx, lh, p, q); ++q) segVals[out0 + q] = vals[idx[q]];
+    for (; q < n && same[q]; ++q) segVals[out0 + q] = vals[idx[q]];
     segVals[out0 + p] = v;
     segs[out0 + u] = (uint2)(out0 + p, q - p);
     outLinks[out0 + u] = (uint2)(out0 + u, out0 + u);  // chain head and tail
@@ -182,7 +177,7 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
       // First key of its bucket: count the bucket's keys (buckets are short).
       uint keysInBucket = 1;
       for (uint r = q; r < n && lh[r] % MR_BUCKETS == bucket; ++r)
-        if (!mr_group_same(keys, info, idx, lh, r - 1, r)) ++keysInBucket;
+        if (!same[r]) ++keysInBucket;
       lstart[bucket * tables + table] = out0 + u;
       cnt[bucket * tables + table] = keysInBucket;
     }
@@ -205,26 +200,37 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
   if (t >= MR_BUCKETS * tablesOut) return;
   uint b = t / tablesOut, j = t % tablesOut;
   uint first = j * MR_FANIN, lists = min((uint)MR_FANIN, tablesIn - first);
+  // Each list's head and its (bucket, hash) order, kept privately: choosing the next
+  // record reads no global memory, and keys are read only to tell equal hashes apart.
   uint cur[MR_FANIN], end[MR_FANIN];
+  ulong ho[MR_FANIN];
   for (uint i = 0; i < lists; ++i) {
     uint k = b * tablesIn + first + i;
     cur[i] = cntIn[k] ? lstartIn[k] : 0;
     end[i] = cur[i] + cntIn[k];
+    ho[i] = cur[i] < end[i] ? mr_hash_order(info[cur[i]].y) : ~0ul;
   }
   uint o0 = base[b * tablesIn + first], o = o0;
   for (;;) {
     uint m = MR_NONE;
+    ulong best = ~0ul;
     for (uint i = 0; i < lists; ++i)
-      if (cur[i] < end[i] && (m == MR_NONE || mr_compare_records(keys, info, cur[i], cur[m]) < 0))
+      if (ho[i] < best) {
+        best = ho[i];
         m = i;
+      }
     if (m == MR_NONE) break;
+    // Heads of equal order: the smallest key (the first list's of equal keys) goes first.
+    for (uint i = m + 1; i < lists; ++i)
+      if (ho[i] == best && mr_compare_keys(keys, info, cur[i], cur[m]) < 0) m = i;
     uint r = cur[m]++;
+    ho[m] = cur[m] < end[m] ? mr_hash_order(info[cur[m]].y) : ~0ul;
     mr_value_t v = vals[r];
 #if !MR_COMBINER
     uint2 chain = links[r];
 #endif
-    for (uint i = m + 1; i < lists; ++i)  // lists before m have larger heads
-      if (cur[i] < end[i] && mr_compare_records(keys, info, cur[i], r) == 0) {
+    for (uint i = m + 1; i < lists; ++i)  // lists before m hold no head of r's key
+      if (ho[i] == best && mr_compare_keys(keys, info, cur[i], r) == 0) {
 #if MR_COMBINER
         mr_value_t w = vals[cur[i]];
         mr_combine(&v, &w);
@@ -234,6 +240,7 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
         chain.y = more.y;
 #endif
         ++cur[i];
+        ho[i] = cur[i] < end[i] ? mr_hash_order(info[cur[i]].y) : ~0ul;
       }
     mr_copy_record(keys, info, r, outKeys, outInfo, o);
     outVals[o] = v;
