@@ -200,37 +200,38 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
   if (t >= MR_BUCKETS * tablesOut) return;
   uint b = t / tablesOut, j = t % tablesOut;
   uint first = j * MR_FANIN, lists = min((uint)MR_FANIN, tablesIn - first);
-  // Each list's head and its (bucket, hash) order, kept privately: choosing the next
-  // record reads no global memory, and keys are read only to tell equal hashes apart.
-  uint cur[MR_FANIN], end[MR_FANIN];
-  ulong ho[MR_FANIN];
+  // The non-empty lists, in table order, with each head's hash kept privately: choosing
+  // the next record reads no global memory, and keys are read only to tell equal hashes
+  // apart. Every list here is bucket b's, so the hash alone orders their heads. Most
+  // first-level lists are empty (a region has fewer keys than buckets).
+  uint cur[MR_FANIN], end[MR_FANIN], hh[MR_FANIN];
+  uint live = 0;
   for (uint i = 0; i < lists; ++i) {
-    uint k = b * tablesIn + first + i;
-    cur[i] = cntIn[k] ? lstartIn[k] : 0;
-    end[i] = cur[i] + cntIn[k];
-    ho[i] = cur[i] < end[i] ? mr_hash_order(info[cur[i]].y) : ~0ul;
+    uint k = b * tablesIn + first + i, c = cntIn[k];
+    if (!c) continue;
+    cur[live] = lstartIn[k];
+    end[live] = cur[live] + c;
+    hh[live] = info[cur[live]].y;
+    ++live;
   }
   uint o0 = base[b * tablesIn + first], o = o0;
   for (;;) {
     uint m = MR_NONE;
-    ulong best = ~0ul;
-    for (uint i = 0; i < lists; ++i)
-      if (ho[i] < best) {
-        best = ho[i];
-        m = i;
-      }
+    for (uint i = 0; i < live; ++i)
+      if (cur[i] < end[i] && (m == MR_NONE || hh[i] < hh[m])) m = i;
     if (m == MR_NONE) break;
-    // Heads of equal order: the smallest key (the first list's of equal keys) goes first.
-    for (uint i = m + 1; i < lists; ++i)
-      if (ho[i] == best && mr_compare_keys(keys, info, cur[i], cur[m]) < 0) m = i;
+    const uint h = hh[m];
+    // Heads of equal hashes: the smallest key (the first list's of equal keys) goes first.
+    for (uint i = m + 1; i < live; ++i)
+      if (cur[i] < end[i] && hh[i] == h && mr_compare_keys(keys, info, cur[i], cur[m]) < 0) m = i;
     uint r = cur[m]++;
-    ho[m] = cur[m] < end[m] ? mr_hash_order(info[cur[m]].y) : ~0ul;
+    if (cur[m] < end[m]) hh[m] = info[cur[m]].y;
     mr_value_t v = vals[r];
 #if !MR_COMBINER
     uint2 chain = links[r];
 #endif
-    for (uint i = m + 1; i < lists; ++i)  // lists before m hold no head of r's key
-      if (ho[i] == best && mr_compare_keys(keys, info, cur[i], r) == 0) {
+    for (uint i = m + 1; i < live; ++i)  // lists before m hold no head of r's key
+      if (cur[i] < end[i] && hh[i] == h && mr_compare_keys(keys, info, cur[i], r) == 0) {
 #if MR_COMBINER
         mr_value_t w = vals[cur[i]];
         mr_combine(&v, &w);
@@ -240,7 +241,7 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
         chain.y = more.y;
 #endif
         ++cur[i];
-        ho[i] = cur[i] < end[i] ? mr_hash_order(info[cur[i]].y) : ~0ul;
+        if (cur[i] < end[i]) hh[i] = info[cur[i]].y;
       }
     mr_copy_record(keys, info, r, outKeys, outInfo, o);
     outVals[o] = v;
