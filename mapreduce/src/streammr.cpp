@@ -17,7 +17,7 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
                           uint32_t groups, uint32_t overflow, bool finalise, Records& dst) {
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
-  const uint32_t C = m.opt.regionRecords, NB = m.opt.buckets;
+  const uint32_t C = m.opt.regionRecords, NB = m.opt.buckets, F = m.opt.joinFanIn;
   const uint32_t overflowTables = (uint32_t)divUp(overflow, C), tables = groups + overflowTables;
   stats.tables += tables;
   // Bucket lists are indexed by bucket * tables + table in 32-bit kernels.
@@ -59,14 +59,11 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
     Records ping = makeRecords(cl, spec, total, true), pong = makeRecords(cl, spec, total, true);
     cl_mem base = offsets;
     cl_kernel join = cl.kernel("mr_join");
-    bool firstLevel = true;
     while (tablesIn > 1) {
-      const uint32_t F = firstLevel && m.opt.firstJoinFanIn ? m.opt.firstJoinFanIn : m.opt.joinFanIn;
-      firstLevel = false;
       const uint32_t tablesOut = (uint32_t)divUp(tablesIn, F);
       cl_mem lstartOut = cl.buffer((size_t)NB * tablesOut * 4), cntOut = cl.buffer((size_t)NB * tablesOut * 4);
       cl.args(join, lists.keys, lists.info, lists.vals, lstart, cnt, base, tablesIn, tablesOut,
-              ping.keys, ping.info, ping.vals, lstartOut, cntOut, lists.links, ping.links, segNext, F);
+              ping.keys, ping.info, ping.vals, lstartOut, cntOut, lists.links, ping.links, segNext);
       const size_t items = (size_t)NB * tablesOut, wg = 64;
       cl.launch(join, divUp(items, wg) * wg, wg, &times.join);
       lists = ping;
@@ -105,14 +102,12 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
   const unsigned C = m.opt.regionRecords;
   if (C < 2 || (C & (C - 1))) throw std::invalid_argument("tutti::mr: regionRecords must be a power of two");
   if (m.opt.joinFanIn < 2) throw std::invalid_argument("tutti::mr: joinFanIn must be at least 2");
-  if (m.opt.firstJoinFanIn == 1) throw std::invalid_argument("tutti::mr: firstJoinFanIn must be 0 or at least 2");
   // The grouping work-group sorts a whole region in local memory; its size must divide C.
   size_t groupWg = std::min<size_t>({256, C, floorPow2(m.cl.deviceGroupSize())});
   for (;;) {
     std::string defines = "-DMR_CAPACITY=" + std::to_string(C) + " -DMR_BUCKETS=" +
                           std::to_string(m.opt.buckets) + " -DMR_FANIN=" +
-                          std::to_string(std::max(m.opt.joinFanIn, m.opt.firstJoinFanIn)) +
-                          " -DMR_GROUP_WG=" + std::to_string(groupWg);
+                          std::to_string(m.opt.joinFanIn) + " -DMR_GROUP_WG=" + std::to_string(groupWg);
     m.buildJob(kStreamMrKernels, defines);
     if (!m.spec.reducePhase) break;
     size_t fits = m.cl.kernelGroupSize(m.cl.kernel("mr_group"));

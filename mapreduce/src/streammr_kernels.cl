@@ -186,20 +186,20 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
 }
 
 // One joining level: work-item (bucket b, group j) merges the sorted lists of tables
-// j*F .. j*F+F-1 (F = fanIn, at most MR_FANIN) for bucket b into one, combining equal
-// keys. Its output starts at base[b*tablesIn + j*F]: the scanned counts on the first
-// level, the lists' own starts after it, so groups write disjoint ranges without atomics.
+// j*F .. j*F+F-1 for bucket b into one, combining equal keys. Its output starts at
+// base[b*tablesIn + j*F]: the scanned counts on the first level, the lists' own starts
+// after it, so groups write disjoint ranges without atomics.
 __kernel void mr_join(__global const uint* keys, __global const uint2* info,
                       __global const mr_value_t* vals, __global const uint* lstartIn,
                       __global const uint* cntIn, __global const uint* base, uint tablesIn,
                       uint tablesOut, __global uint* outKeys, __global uint2* outInfo,
                       __global mr_value_t* outVals, __global uint* lstartOut,
                       __global uint* cntOut, __global const uint2* links,
-                      __global uint2* outLinks, __global uint* segNext, uint fanIn) {
+                      __global uint2* outLinks, __global uint* segNext) {
   uint t = get_global_id(0);
   if (t >= MR_BUCKETS * tablesOut) return;
   uint b = t / tablesOut, j = t % tablesOut;
-  uint first = j * fanIn, lists = min(fanIn, tablesIn - first);
+  uint first = j * MR_FANIN, lists = min((uint)MR_FANIN, tablesIn - first);
   // The non-empty lists, in table order, with each head's hash kept privately: choosing
   // the next record reads no global memory, and keys are read only to tell equal hashes
   // apart. Every list here is bucket b's, so the hash alone orders their heads. Most

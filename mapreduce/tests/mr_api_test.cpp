@@ -140,7 +140,6 @@ TEST_P(Pipelines, CollidingHashesKeepKeysApart) {
     opt.regionRecords = region;
     opt.buckets = 4;
     opt.joinFanIn = 2;        // several joining levels
-    opt.firstJoinFanIn = region == 256 ? 5 : 0;  // more tables on the first one
     auto job = make(cl, GetParam(), {kTypes, kCollidingFunctions, 4, 4, true, false, combiner}, opt);
     tutti::mr::Output out = job->run(buf, buf, (uint32_t)in.size());
     ASSERT_EQ(out.count, 37u) << "combiner " << combiner << ", region " << region;

@@ -54,8 +54,6 @@ struct Options {
   unsigned regionRecords = 1024; // records per work-group region (power of two)
   unsigned buckets = 4096;       // hash-table entries per table
   unsigned joinFanIn = 16;       // tables merged per work-item and joining level
-  unsigned firstJoinFanIn = 0;   // the same on the first level (0: joinFanIn), whose lists
-                                 // are short and mostly empty, so more of them fit a merge
 };
 
 // Device time per phase in ms (from profiling events; zero if the queue does not profile).

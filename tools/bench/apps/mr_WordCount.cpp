@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
   }
   app::App a(mrapp::appName("mr_WordCount").c_str());
-  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0, fanin1 = 0, listReduce = 0,
+  long long bytes = 0, vocab = 0, region = 0, chunk = 0, buckets = 0, fanin = 0, listReduce = 0,
             stream = 0;
   a.param("bytes", &bytes, "generated text bytes (ignored with --file PATH)", 200000, 16 << 20, 80 << 20);
   a.param("vocab", &vocab, "distinct generated words", 2000, 50000, 100000);
@@ -96,7 +96,6 @@ int main(int argc, char** argv) {
   a.param("chunk", &chunk, "text bytes per map task", 128, 32, 48);
   a.param("buckets", &buckets, "hash-table entries per table", 4096, 4096, 4096);
   a.param("fanin", &fanin, "tables merged per joining work-item", 16, 8, 8);
-  a.param("fanin1", &fanin1, "tables merged per work-item on the first joining level", 16, 8, 8);
   a.param("list-reduce", &listReduce, "1: no combiner, mr_reduce_list sums each word's values", 0, 0, 0);
   a.param("stream", &stream,
           "text bytes per streamed piece, cut between words (0: all at once); only the "
@@ -120,7 +119,6 @@ int main(int argc, char** argv) {
     opt.regionRecords = (unsigned)region;
     opt.buckets = (unsigned)buckets;
     opt.joinFanIn = (unsigned)fanin;
-    opt.firstJoinFanIn = (unsigned)fanin1;
     auto job = mrapp::makePipeline(a, spec, opt);
 
     const uint32_t params[2] = {(uint32_t)text.size(), (uint32_t)chunk};
