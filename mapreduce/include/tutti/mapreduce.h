@@ -70,7 +70,7 @@ struct Stats {
   uint64_t output = 0;         // records returned
 };
 
-// The job's result, in key-sorted-within-bucket order (map-only: region order).
+// The job's result, by bucket, then hash, then key (map-only: region order).
 struct Output {
   size_t count = 0;
   unsigned keyBytes = 0, valueBytes = 0;
