@@ -74,8 +74,8 @@ cl_mem ClRunner::buffer(size_t bytes) {
   auto it = spare_.lower_bound(want);
   if (it != spare_.end() && it->first <= 2 * want) {
     cl_mem m = it->second.mem;
+    buffers_.push_back({m, it->first});
     spare_.erase(it);
-    buffers_.push_back({m, want});
     return m;
   }
   cl_int err = CL_SUCCESS;
@@ -101,12 +101,7 @@ void ClRunner::freeSpares(uint64_t before) {
   }
 }
 
-void ClRunner::toSpare(const Owned& b) {
-  size_t size = 0;
-  // The buffer's real size: a reused spare may be larger than its last need.
-  clGetMemObjectInfo(b.mem, CL_MEM_SIZE, sizeof(size), &size, nullptr);
-  spare_.emplace(size ? size : b.bytes, Spare{b.mem, generation_});
-}
+void ClRunner::toSpare(const Owned& b) { spare_.emplace(b.bytes, Spare{b.mem, generation_}); }
 
 void ClRunner::releaseBuffers() {
   // Spares no run took since the last release are not what runs need: free them, so the

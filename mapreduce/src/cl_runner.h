@@ -5,8 +5,8 @@
 
 #include "tutti/mapreduce.h"
 
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -64,7 +64,7 @@ class ClRunner {
   std::map<std::string, cl_kernel> kernels_;
   struct Owned {
     cl_mem mem;
-    size_t bytes;
+    size_t bytes;  // its size: a spare taken may be larger than the request
   };
   struct Spare {
     cl_mem mem;
