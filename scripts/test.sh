@@ -37,6 +37,23 @@ if [ "${TUTTI_SKIP_FUZZ:-0}" != 1 ]; then
     fuzz_kernel_source -j"$jobs"
   (cd build-fuzz && ctest --output-on-failure -L fuzz)
 fi
+# One sanitizer pass over the unit, API and Tutti tests in build folder $1 (timeout $2 s
+# per test). Two troubles are not the code's, and when one of them is all there is, the
+# failed tests run once more: ThreadSanitizer at times cannot map its shadow memory on these
+# VMs ("failed to allocate ... errno: 12"), and PoCL itself, run natively by
+# api_native_soak (no Tutti), at times aborts on its own assertion in
+# pocl_release_dlhandle_cache while threads release programs (seen in the TSan pass, and in
+# the ASan pass in session 38). A sanitizer report ($3, a grep pattern) fails the pass at once.
+sanitized_pass() {
+  local dir=$1 timeout=$2 report=$3 log=$1/sanitizer-pass.log
+  if ! (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout "$timeout" -L "unit|api|tutti") 2>&1 |
+      tee "$log"; then
+    grep -q "ThreadSanitizer failed to allocate\|pocl_release_dlhandle_cache: Assertion" "$log" &&
+      ! grep -q "$report" "$log" || exit 1
+    echo "test.sh: the environment or PoCL's own assertion (above); rerunning the failed tests once"
+    (cd "$dir" && ctest --output-on-failure --timeout "$timeout" --rerun-failed)
+  fi
+}
 if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTUTTI_SANITIZE=address,undefined >/dev/null
   cmake --build build-asan -j"$jobs"
@@ -44,7 +61,7 @@ if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ]; then
   # caught by the API tests' reference-count checks instead.
   export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  (cd build-asan && ctest --output-on-failure -j"$jobs" --timeout 600 -L "unit|api|tutti")
+  sanitized_pass build-asan 600 "ERROR: AddressSanitizer\|runtime error:"
 fi
 if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ] && [ "${TUTTI_SKIP_TSAN:-0}" != 1 ]; then
   # Without the kernel compiler (building LLVM-linked code with TSan is too slow here):
@@ -54,17 +71,5 @@ if [ "${TUTTI_SKIP_SANITIZERS:-0}" != 1 ] && [ "${TUTTI_SKIP_TSAN:-0}" != 1 ]; t
     -DTUTTI_WITH_COMPILER=OFF >/dev/null
   cmake --build build-tsan -j"$jobs"
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp"
-  log=build-tsan/tsan-pass.log
-  if ! (cd build-tsan && ctest --output-on-failure -j"$jobs" --timeout 900 -L "unit|api|tutti") 2>&1 |
-      tee "$log"; then
-    # ThreadSanitizer at times cannot map its shadow memory on these VMs ("failed to
-    # allocate ... errno: 12"): the environment, not a race. PoCL itself, run natively by
-    # api_native_soak (no Tutti), once aborted on its own assertion in
-    # pocl_release_dlhandle_cache while threads released programs. When that is the only
-    # trouble, the failed tests run once more; a race report anywhere fails the pass at once.
-    grep -q "ThreadSanitizer failed to allocate\|pocl_release_dlhandle_cache: Assertion" "$log" &&
-      ! grep -q "WARNING: ThreadSanitizer:" "$log" || exit 1
-    echo "test.sh: ThreadSanitizer's shadow memory or PoCL's own assertion; rerunning the failed tests once"
-    (cd build-tsan && ctest --output-on-failure --timeout 900 --rerun-failed)
-  fi
+  sanitized_pass build-tsan 900 "WARNING: ThreadSanitizer:"
 fi
