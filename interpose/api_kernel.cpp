@@ -93,6 +93,7 @@ _cl_kernel *makeKernel(_cl_program *p, const char *name, cl_int *errcode) REQUIR
   cl_uint n = realKernelNumArgs(rk);
   k->args.resize(n);
   k->argInfo.resize(n);
+  k->numArgs = n;
   // Argument info may be missing on some drivers (programs from clLinkProgram): ask
   // every real kernel before settling for none (empty type names, see clSetKernelArg).
   for (cl_kernel r : k->real)
@@ -185,16 +186,31 @@ __attribute__((noinline)) void clearArg(ArgValue &a) { a = ArgValue{}; }
 // copies them under the lock). The handles are checked by the registry's lock-free read,
 // and every case this path does not settle with certainty (another kind of argument, a
 // handle it cannot vouch for, any error) goes to the locked path, which answers as before.
+// kHitsOnly: the first try, which calls nothing (no frame to set up), answers only from the
+// per-thread cache of valid handles and when the argument keeps its kind; the second, out
+// of line, looks handles up.
+template <bool kHitsOnly>
 cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *value)
     NO_THREAD_SAFETY_ANALYSIS {
-  if (tracing()) return kAskUnderLock;  // the trace shows each API call as a span
-  const Runtime &rt = runtime();
-  if (rt.validUnlocked(k, ObjType::Kernel) != 1 || i >= k->argInfo.size() || i >= k->args.size())
-    return kAskUnderLock;
+  const Runtime *rtp;
+  if (kHitsOnly) {  // nothing made yet is a miss too: the calls that make them need a frame
+    const Settings *s = detail::g_settings.load(std::memory_order_acquire);
+    rtp = detail::g_runtime.load(std::memory_order_acquire);
+    if (!s || !s->trace.empty() || !rtp) return kAskUnderLock;
+  } else {
+    if (tracing()) return kAskUnderLock;  // the trace shows each API call as a span
+    rtp = &runtime();
+  }
+  const Runtime &rt = *rtp;
+  auto valid = [&rt](const void *h, ObjType t) {
+    return kHitsOnly ? rt.cachedValid(h, t) : rt.validCached(h, t) == 1;
+  };
+  if (!valid(k, ObjType::Kernel) || i >= k->numArgs) return kAskUnderLock;
   ArgValue &a = k->args[i];
   switch (k->argInfo[i].setPath) {
     case ArgInfo::SetPath::Local:
       if (value || size == 0) return kAskUnderLock;
+      if (kHitsOnly && a.kind != ArgValue::Local) return kAskUnderLock;
       if (a.kind != ArgValue::Local) clearArg(a);
       a.kind = ArgValue::Local;
       a.localSize = size;
@@ -202,8 +218,9 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
     case ArgInfo::SetPath::Buffer: {
       if (size != sizeof(cl_mem)) return kAskUnderLock;
       cl_mem m = value ? *static_cast<const cl_mem *>(value) : nullptr;
-      if (m && (rt.validUnlocked(m, ObjType::Mem) != 1 || m->isImage() || m->ctx != k->program->ctx))
+      if (m && (!valid(m, ObjType::Mem) || m->isImage() || m->ctx != k->program->ctx))
         return kAskUnderLock;
+      if (kHitsOnly && a.kind != ArgValue::Mem) return kAskUnderLock;
       if (a.kind != ArgValue::Mem) clearArg(a);
       a.kind = ArgValue::Mem;
       a.mem = m;
@@ -218,11 +235,16 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
 // set up on the unlocked path too.
 __attribute__((noinline)) cl_int setKernelArgLocked(cl_kernel k, cl_uint i, size_t size, const void *value);
 
+__attribute__((noinline)) cl_int setKernelArgMissed(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  if (setKernelArgUnlocked<false>(k, i, size, value) == CL_SUCCESS) return CL_SUCCESS;
+  return setKernelArgLocked(k, i, size, value);
+}
+
 }  // namespace
 
 TUTTI_API cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *value) {
-  if (setKernelArgUnlocked(k, i, size, value) == CL_SUCCESS) return CL_SUCCESS;
-  return setKernelArgLocked(k, i, size, value);
+  if (setKernelArgUnlocked<true>(k, i, size, value) == CL_SUCCESS) return CL_SUCCESS;
+  return setKernelArgMissed(k, i, size, value);
 }
 
 namespace {

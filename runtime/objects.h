@@ -306,6 +306,7 @@ struct _cl_kernel : tutti::ObjectHeader {
   std::vector<cl_kernel> real;  // per program slot (nullptr where not built)
   std::vector<tutti::ArgInfo> argInfo;
   std::vector<tutti::ArgValue> args GUARDED_BY(tutti::apiMutex);
+  cl_uint numArgs = 0;  // the size of both, for clSetKernelArg's unlocked path
   // Per program slot: the arguments Tutti last set on real[slot], so a launch skips the
   // driver's clSetKernelArg for values that did not change (issue.cpp setKernelArgs).
   struct RealArg {

@@ -95,10 +95,17 @@ void deleteEvent(_cl_event *e) {
   freeObject(e, sizeof(_cl_event));
 }
 
-Runtime &runtime() {
+__thread HandleRegistry::CacheEntry HandleRegistry::t_validCache[HandleRegistry::kCacheEntries];
+
+namespace detail {
+std::atomic<Runtime *> g_runtime{nullptr};
+
+Runtime &makeRuntime() {
   static Runtime *r = new Runtime();  // never destroyed: drivers may call back at exit
+  g_runtime.store(r, std::memory_order_release);
   return *r;
 }
+}  // namespace detail
 
 namespace {
 // Initial-exec: read by every API call's unlock, and the general dynamic model's

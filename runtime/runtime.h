@@ -50,6 +50,8 @@ class HandleRegistry {
     if (!tb) return;
     size_t i = find(*tb, h);
     if (!tb->at(i).h.load(std::memory_order_relaxed)) return;
+    if (tb->at(i).t.load(std::memory_order_relaxed) != ObjType::Event)
+      retired_.store(retired_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     Write w(seq_);
     --n_;
     // Backward shift: move later entries of the probe run into the hole.
@@ -82,6 +84,21 @@ class HandleRegistry {
     }
     return -1;
   }
+  // validUnlocked through a small per-thread cache of the handles it found. The unlocked
+  // paths look up the same kernels and buffers call after call (several clSetKernelArg per
+  // launch), and two table probes were a third of that call's cost. An entry holds until
+  // a handle of any cached kind leaves the registry (retired_ moves); events, which come
+  // and go with launches, are neither cached nor counted. So a hit is what a lookup would
+  // have answered when the entry was made, and no handle it vouched for has gone since.
+  int validCached(const void *h, ObjType t) const {
+    uint64_t epoch = retired_.load(std::memory_order_acquire);
+    if (hit(h, t, epoch)) return 1;
+    return validAndCache(h, t, epoch);
+  }
+  // The cache alone: true is certain, false means "look it up".
+  bool cachedValid(const void *h, ObjType t) const {
+    return hit(h, t, retired_.load(std::memory_order_acquire));
+  }
   size_t size() const { return n_; }
   static size_t hash(const void *h) {
     return size_t((uintptr_t(h) >> 4) * 0x9E3779B97F4A7C15ull >> 16);
@@ -113,6 +130,16 @@ class HandleRegistry {
     ~Write() { seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
     std::atomic<uint64_t> &seq;
   };
+  bool hit(const void *h, ObjType t, uint64_t epoch) const {
+    const CacheEntry &e = t_validCache[hash(h) & (kCacheEntries - 1)];
+    return e.h == h && e.registry == this && e.epoch == epoch && e.t == t;
+  }
+  __attribute__((noinline)) int validAndCache(const void *h, ObjType t, uint64_t epoch) const {
+    int r = validUnlocked(h, t);
+    if (r == 1 && t != ObjType::Event)
+      t_validCache[hash(h) & (kCacheEntries - 1)] = CacheEntry{this, h, epoch, t};
+    return r;
+  }
   static size_t find(const Table &tb, const void *h) {  // h's slot, or the empty one where it would go
     size_t mask = tb.cap - 1, i = hash(h) & mask;
     for (const void *x; (x = tb.at(i).h.load(std::memory_order_relaxed)) && x != h;) i = (i + 1) & mask;
@@ -147,7 +174,20 @@ class HandleRegistry {
   std::atomic<Table *> table_{nullptr};
   std::vector<std::unique_ptr<Table>> tables_;  // every table made, the last in use
   std::atomic<uint64_t> seq_{0};
+  std::atomic<uint64_t> retired_{0};  // non-event handles removed so far (validCached)
   size_t n_ = 0;
+
+ public:
+  static constexpr size_t kCacheEntries = 8;
+  struct CacheEntry {
+    const HandleRegistry *registry;
+    const void *h;
+    uint64_t epoch;
+    ObjType t;
+  };
+  // Initial-exec like the other per-thread state (runtime.cpp): no __tls_get_addr per call;
+  // __thread, not thread_local, so no initialisation wrapper is called on every access.
+  __attribute__((tls_model("initial-exec"))) static __thread CacheEntry t_validCache[kCacheEntries];
 };
 
 class Runtime {
@@ -173,6 +213,12 @@ class Runtime {
   // Without the lock (see HandleRegistry): 1 valid, 0 not, -1 ask again under the lock.
   int validUnlocked(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
     return registry_.validUnlocked(h, t);
+  }
+  int validCached(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
+    return registry_.validCached(h, t);
+  }
+  bool cachedValid(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
+    return registry_.cachedValid(h, t);
   }
   size_t liveObjects() const {
     apiMutex.assertHeld();
@@ -267,7 +313,16 @@ class Runtime {
   bool started_ = false;
 };
 
-Runtime &runtime();
+namespace detail {
+extern std::atomic<Runtime *> g_runtime;  // set once made
+Runtime &makeRuntime();
+}  // namespace detail
+// Inline: every API call asks for it, and a call with a guard check cost more than the
+// load (clSetKernelArg's unlocked path is a few dozen instructions).
+inline Runtime &runtime() {
+  Runtime *r = detail::g_runtime.load(std::memory_order_acquire);
+  return r ? *r : detail::makeRuntime();
+}
 
 // The lock every API function takes; runs afterUnlock work when it goes. With
 // TUTTI_TRACE each API call is a span on the host lane, named after the caller, so a

@@ -134,12 +134,27 @@ TEST_F(Kernel, SetArgWrongObject) {
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof bad, &bad));
   // A queue handle where a buffer is expected.
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof queue, &queue));
-  // A released buffer.
+  // A released buffer, set twice before (so the unlocked path has vouched for it).
   cl_int err;
   cl_mem gone = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, nullptr, &err);
   ASSERT_CL_OK(err);
+  EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof gone, &gone));
+  EXPECT_CL_OK(clSetKernelArg(k, 0, sizeof gone, &gone));
   ASSERT_CL_OK(clReleaseMemObject(gone));
   EXPECT_CL(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof gone, &gone));
+  // A released kernel, the same way.
+  cl_program prog;
+  ASSERT_CL_OK(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, nullptr));
+  cl_kernel k2 = clCreateKernel(prog, "fill_val", &err);  // not tracked: released here
+  ASSERT_CL_OK(err);
+  cl_mem live = makeBuffer(64, CL_MEM_READ_WRITE);
+  EXPECT_CL_OK(clSetKernelArg(k2, 0, sizeof live, &live));
+  EXPECT_CL_OK(clSetKernelArg(k2, 0, sizeof live, &live));
+  ASSERT_CL_OK(clRetainKernel(k2));
+  ASSERT_CL_OK(clReleaseKernel(k2));
+  EXPECT_CL_OK(clSetKernelArg(k2, 0, sizeof live, &live));  // still one reference
+  ASSERT_CL_OK(clReleaseKernel(k2));
+  EXPECT_CL(CL_INVALID_KERNEL, clSetKernelArg(k2, 0, sizeof live, &live));
   // A buffer from another context.
   cl_context other = makeContext();
   cl_mem foreign = makeBuffer(64, CL_MEM_READ_WRITE, nullptr, other);

@@ -35,6 +35,45 @@ TEST(HandleRegistry, AnswersExactlyWhenQuiet) {
   EXPECT_EQ(r.validUnlocked(nullptr, ObjType::Mem), 0);
 }
 
+// validCached's per-thread cache answers exactly what a lookup would: any removal of a
+// cached kind ends every entry (an address may come back as another object), events are
+// neither cached nor end entries, and two registries never share an answer.
+TEST(HandleRegistry, CachedAnswersFollowRemovals) {
+  HandleRegistry r, other;
+  void *m = handle(1), *k = handle(2), *e = handle(3);
+  r.add(m, ObjType::Mem);
+  r.add(k, ObjType::Kernel);
+  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));  // not asked yet
+  EXPECT_EQ(r.validCached(m, ObjType::Mem), 1);
+  EXPECT_EQ(r.validCached(k, ObjType::Kernel), 1);
+  EXPECT_TRUE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_FALSE(r.cachedValid(m, ObjType::Kernel));
+  EXPECT_EQ(r.validCached(m, ObjType::Kernel), 0);
+  EXPECT_FALSE(other.cachedValid(m, ObjType::Mem));
+  EXPECT_EQ(other.validCached(m, ObjType::Mem), 0);
+
+  r.add(e, ObjType::Event);  // launches add and remove events all the time
+  EXPECT_EQ(r.validCached(e, ObjType::Event), 1);
+  EXPECT_FALSE(r.cachedValid(e, ObjType::Event));
+  r.remove(e);
+  EXPECT_EQ(r.validCached(e, ObjType::Event), 0);
+  EXPECT_TRUE(r.cachedValid(m, ObjType::Mem));
+
+  r.remove(k);  // the kernel goes: no cached answer survives
+  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_EQ(r.validCached(k, ObjType::Kernel), 0);
+  r.add(k, ObjType::Mem);  // its address comes back as a buffer
+  EXPECT_EQ(r.validCached(k, ObjType::Kernel), 0);
+  EXPECT_EQ(r.validCached(k, ObjType::Mem), 1);
+  EXPECT_EQ(r.validCached(m, ObjType::Mem), 1);
+
+  std::thread([&] {  // another thread's removal ends this thread's entries
+    r.remove(m);
+  }).join();
+  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_EQ(r.validCached(m, ObjType::Mem), 0);
+}
+
 // Handles that share one home slot in every table of up to 2^16 slots: one probe run,
 // so each removal shifts the entries behind it.
 static std::vector<void *> collidingHandles(size_t n) {
