@@ -343,6 +343,14 @@ struct _cl_kernel : tutti::ObjectHeader {
   // skmd.cpp (launchAccess), under the API lock: the compiler's access hulls of the
   // kernel's latest launch shapes, newest first, so a repeated launch evaluates none.
   std::vector<tutti::AccessMemo> accessMemo GUARDED_BY(tutti::apiMutex);
+  // skmd.cpp (skmdSlotsOf), under the API lock: per slot, the compiler's analysis of this
+  // kernel and its partition-ready kernel, found by name once per SKMD program (serial).
+  struct SkmdSlots {
+    uint64_t serial = 0;
+    std::vector<const void *> info;  // compiler::KernelInfo
+    std::vector<cl_kernel> partition;
+  };
+  SkmdSlots skmdSlots GUARDED_BY(tutti::apiMutex);
   // placement.cpp (fitMask), under the API lock: which slots the latest arguments' buffers
   // fit, and those buffers (root, size) in argument order, so a repeated launch compares
   // them instead of summing them per slot three times.

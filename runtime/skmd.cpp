@@ -41,6 +41,26 @@ cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const cc::KernelInfo &k
   return skmdVariantKernel(sp, slot, ki.name, ki.partition_kernel);
 }
 
+uint64_t SkmdProgram::nextSerial() {
+  static std::atomic<uint64_t> n{0};
+  return ++n;
+}
+
+const _cl_kernel::SkmdSlots &skmdSlotsOf(_cl_kernel *k, SkmdProgram &sp) {
+  apiMutex.assertHeld();
+  _cl_kernel::SkmdSlots &m = k->skmdSlots;
+  if (m.serial == sp.serial) return m;
+  m.info.assign(sp.results.size(), nullptr);
+  m.partition.assign(sp.results.size(), nullptr);
+  for (size_t s = 0; s < sp.results.size(); ++s) {
+    const cc::KernelInfo *ki = skmdKernelInfo(sp, int(s), k->name);
+    m.info[s] = ki;
+    if (ki && ki->partitionable) m.partition[s] = skmdPartitionKernel(sp, int(s), *ki);
+  }
+  m.serial = sp.serial;
+  return m;
+}
+
 void skmdCreateKernels(const std::vector<std::string> &kernelNames, SkmdProgram &sp) {
   for (const std::string &name : kernelNames)
     for (size_t s = 0; s < sp.progs.size(); ++s)
@@ -201,8 +221,8 @@ bool skmdLaunchAccess(const Command *cmd, std::vector<Access> &out) {
   SkmdProgram *sp = cmd->kernel->program->skmd.get();
   if (!sp || !sp->ok) return false;
   const cc::KernelInfo *info = nullptr;
-  for (size_t s = 0; s < sp->results.size() && !info; ++s)
-    info = skmdKernelInfo(*sp, int(s), cmd->kernel->name);
+  const _cl_kernel::SkmdSlots &slots = skmdSlotsOf(cmd->kernel, *sp);
+  for (size_t s = 0; s < slots.info.size() && !info; ++s) info = static_cast<const cc::KernelInfo *>(slots.info[s]);
   if (!info || info->args.size() < cmd->args.size()) return false;
   for (const ArgValue &a : cmd->args)
     if ((a.kind == ArgValue::Mem && a.mem && a.mem->isImage()) || a.kind == ArgValue::Sampler)

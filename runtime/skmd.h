@@ -36,7 +36,10 @@ struct SkmdProgram {
   // VAST's slice plans of recent launches of its kernels (vast_plan.cpp): they name the
   // kernels' compile results, so they die with them.
   std::shared_ptr<void> vastPlans;
+  // Unique per program made: what a kernel found in it is kept under it (skmdSlotsOf).
+  const uint64_t serial = nextSerial();
   ~SkmdProgram();
+  static uint64_t nextSerial();
 };
 
 // Whether this build has the kernel compiler (SKMD, MKMD, VAST); skmd_off.cpp: false.
@@ -65,6 +68,9 @@ cl_kernel skmdVariantKernel(SkmdProgram &sp, int slot, const std::string &key, c
 cl_kernel skmdPartitionKernel(SkmdProgram &sp, int slot, const compiler::KernelInfo &ki);
 // The compiler's analysis of kernel `name` for slot's device (nullptr: none).
 const compiler::KernelInfo *skmdKernelInfo(const SkmdProgram &sp, int slot, const std::string &name);
+// skmdKernelInfo and, where the analysis says it is partitionable, skmdPartitionKernel for
+// k on every slot, looked up by name once per program: every SKMD launch asks (API lock).
+const _cl_kernel::SkmdSlots &skmdSlotsOf(_cl_kernel *k, SkmdProgram &sp);
 // The NDRange a split launch of cmd uses (a local size is picked, up to wgLimit, when the
 // app gave none) and its by-value arguments. False: the kernel requires a work-group size
 // the app did not give.

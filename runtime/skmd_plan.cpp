@@ -65,11 +65,12 @@ bool skmdPlan(Command *cmd) {
   // The plan's parts in the trace: a first two-GPU plan's 19-21 ms (H200s) were VAST's
   // variant kernels, made at that launch then (now when the program builds).
   HostSpan span("skmd plan: devices");
-  for (size_t s = 0; s < nslots; ++s) {
-    const cc::KernelInfo *ki = skmdKernelInfo(*sp, int(s), k->name);
+  const _cl_kernel::SkmdSlots &slots = skmdSlotsOf(k, *sp);
+  for (size_t s = 0; s < nslots && s < slots.info.size(); ++s) {
+    const auto *ki = static_cast<const cc::KernelInfo *>(slots.info[s]);
     if (!ki) continue;
     if (!ki->partitionable) return whole(k, ki->whole_reason), false;
-    if (!skmdPartitionKernel(*sp, int(s), *ki) || !k->real[s] || !mayRunOn(cmd, int(s))) continue;
+    if (!slots.partition[s] || !k->real[s] || !mayRunOn(cmd, int(s))) continue;
     // A piece's replicas are whole buffers: a device that cannot hold them takes a piece
     // only where VAST pages it there (its groups in slices, from the homes).
     if (!launchFits(k, cmd->args, int(s))) {
