@@ -54,8 +54,26 @@ TUTTI_API cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list) {
   return runtime().wait(lock.lk, evs);
 }
 
+namespace {
+
+// A finished event's status, without the API lock: apps poll it (call_cost: 37 ns locked
+// against PoCL's 32). A final status never changes again; anything else, or an event the
+// registry cannot vouch for, goes to the locked path.
+bool finishedStatusUnlocked(cl_event e, size_t size, void *value, size_t *ret, cl_int *err) {
+  if (tracing() || runtime().validUnlocked(e, ObjType::Event) != 1) return false;
+  cl_int st = e->finalStatus.load(std::memory_order_acquire);
+  if (st > CL_COMPLETE) return false;
+  *err = answer(st, size, value, ret);
+  return true;
+}
+
+}  // namespace
+
 TUTTI_API cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size,
                                             void *value, size_t *ret) {
+  cl_int err;
+  if (param == CL_EVENT_COMMAND_EXECUTION_STATUS && finishedStatusUnlocked(e, size, value, ret, &err))
+    return err;
   ApiLock lock;
   if (!validEvent(e)) return CL_INVALID_EVENT;
   switch (param) {

@@ -133,6 +133,13 @@ TUTTI_API cl_int CL_API_CALL clFlush(cl_command_queue q) {
 }
 
 TUTTI_API cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  // An idle queue has nothing to flush or wait for: answered without the API lock
+  // (call_cost: 92 ns locked against PoCL's 28). Every command enters inFlight when it is
+  // enqueued and leaves it when reported complete, so a count of 0 read with acquire means
+  // all this thread enqueued has completed and its effects are visible.
+  if (!tracing() && runtime().validCached(q, ObjType::Queue) == 1 &&
+      q->inFlightCount.load(std::memory_order_acquire) == 0)
+    return CL_SUCCESS;
   ApiLock lock;
   if (!validQueue(q)) return CL_INVALID_COMMAND_QUEUE;
   // Flushing may complete (and free) commands, so collect what is left afterwards.

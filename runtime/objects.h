@@ -385,6 +385,9 @@ struct _cl_event : tutti::ObjectHeader {
   struct _cl_command_queue *queue = nullptr;  // nullptr for user events
   cl_command_type cmdType = CL_COMMAND_USER;
   cl_int status GUARDED_BY(tutti::apiMutex) = CL_QUEUED;     // app-visible execution status
+  // status once final (CL_COMPLETE or an error), else CL_QUEUED: clGetEventInfo's unlocked
+  // path answers a finished event's status from it (apps poll; api_event.cpp).
+  std::atomic<cl_int> finalStatus{CL_QUEUED};
   bool done GUARDED_BY(tutti::apiMutex) = false;             // work finished (data may be used), maybe not yet reported
   uint64_t accessSeq GUARDED_BY(tutti::apiMutex) = 0;        // its queue's access records name it with this (graph.cpp)
   uint64_t depMark GUARDED_BY(tutti::apiMutex) = 0;          // graph.cpp: already a dependency of the command being added
@@ -413,6 +416,7 @@ struct _cl_command_queue : tutti::ObjectHeader {
   // queue streams the next commands and schedules a window again after them.
   uint64_t mkmdStream GUARDED_BY(tutti::apiMutex) = 0;
   std::deque<_cl_event *> inFlight GUARDED_BY(tutti::apiMutex);      // enqueued, not yet complete, in enqueue order
+  std::atomic<size_t> inFlightCount{0};  // its size, for clFinish's unlocked path on an idle queue
   // A launch that the driver refused on an issuer thread (issuer.h) was reported: in an
   // in-order queue every command after it fails too, as an asynchronous error makes a
   // native queue unusable. Commands after it were issued before the refusal was known,

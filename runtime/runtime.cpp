@@ -208,6 +208,7 @@ void Runtime::setStatus(_cl_event *ev, cl_int status) {
   if (ev->status == status || ev->status <= CL_COMPLETE) return;
   cl_int old = ev->status;
   ev->status = status;
+  if (status <= CL_COMPLETE) ev->finalStatus.store(status, std::memory_order_release);
   if (ev->timed) {
     uint64_t t = nowNs();
     if (status <= CL_SUBMITTED && !ev->tSubmit) ev->tSubmit = t;
@@ -337,6 +338,7 @@ void Runtime::enqueue(Command *cmd, const std::vector<_cl_event *> &waitList) {
   depsScratch_.swap(deps);
   mkmdRecord(cmd);
   q->inFlight.push_back(cmd->ev);
+  q->inFlightCount.store(q->inFlight.size(), std::memory_order_release);
   q->held.push_back(cmd);
   TUTTI_LOG(Debug, "enqueue %p kind %d, %zu deps (%zu unmet)", (void *)cmd, int(cmd->kind),
             cmd->deps.size(), cmd->unmetDeps);
@@ -754,6 +756,7 @@ void Runtime::reportInOrder(_cl_command_queue *q, _cl_event *finished) {
     Command *cmd = ev->cmd;
     ev->cmd = nullptr;
     q->inFlight.erase(it);
+    q->inFlightCount.store(q->inFlight.size(), std::memory_order_release);
     cl_int st = ev->failure < 0 ? ev->failure : CL_COMPLETE;
     if (q->inOrder()) {
       if (st == CL_COMPLETE && q->issuerFailed) st = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;

@@ -686,3 +686,48 @@ TEST_F(Event, LaunchesCompleteWhenAsked) {
   ASSERT_CL_OK(clEnqueueReadBuffer(pq, m, CL_TRUE, 0, n * sizeof(int), out.data(), 0, nullptr, nullptr));
   EXPECT_EQ(out, std::vector<int>(n, 100));
 }
+
+// Issue 17: clGetEventInfo's status of a finished event and clFinish on an idle queue are
+// answered without the API lock. They must answer exactly what the locked path does:
+// sizes checked, released handles refused, and a finish that has work really waits.
+TEST_F(Event, Issue17UnlockedAnswersStayExact) {
+  TUTTI_ONLY();  // released handles: undefined natively
+  std::vector<int> init(256, 5), out(256, 0);
+  cl_mem m = makeBuffer(1024, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.data());
+  cl_event k = addOne(queue, m, 256, 0, nullptr);
+  ASSERT_NE(k, nullptr);
+  ASSERT_CL_OK(clWaitForEvents(1, &k));
+  cl_int st = 1;
+  size_t got = 0;
+  EXPECT_CL_OK(clGetEventInfo(k, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, &got));
+  EXPECT_EQ(st, CL_COMPLETE);
+  EXPECT_EQ(got, sizeof st);
+  EXPECT_CL(CL_INVALID_VALUE, clGetEventInfo(k, CL_EVENT_COMMAND_EXECUTION_STATUS, 2, &st, nullptr));
+  got = 0;
+  EXPECT_CL_OK(clGetEventInfo(k, CL_EVENT_COMMAND_EXECUTION_STATUS, 0, nullptr, &got));
+  EXPECT_EQ(got, sizeof st);
+  cl_event gone = nullptr;  // not tracked: released here
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &gone));
+  ASSERT_CL_OK(clWaitForEvents(1, &gone));
+  EXPECT_EQ(status(gone), CL_COMPLETE);
+  ASSERT_CL_OK(clReleaseEvent(gone));
+  EXPECT_CL(CL_INVALID_EVENT, clGetEventInfo(gone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr));
+
+  // A finish with work in flight waits for it; an idle one returns; a released queue is refused.
+  cl_command_queue q2 = clCreateCommandQueue(ctx, device, 0, nullptr);
+  ASSERT_NE(q2, nullptr);
+  EXPECT_CL_OK(clFinish(q2));
+  EXPECT_CL_OK(clFinish(q2));
+  cl_event u = makeUserEvent();
+  ASSERT_CL_OK(clEnqueueReadBuffer(q2, m, CL_FALSE, 0, 1024, out.data(), 1, &u, nullptr));
+  std::thread release([u] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    clSetUserEventStatus(u, CL_COMPLETE);
+  });
+  EXPECT_CL_OK(clFinish(q2));  // must not return before the read landed
+  release.join();
+  EXPECT_EQ(out, std::vector<int>(256, 6));
+  EXPECT_CL_OK(clFinish(q2));
+  ASSERT_CL_OK(clReleaseCommandQueue(q2));
+  EXPECT_CL(CL_INVALID_COMMAND_QUEUE, clFinish(q2));
+}

@@ -84,10 +84,20 @@ med = statistics.median
 res = {"launch": {}, "calls": {}, "startup": {}}
 md = ["# Interposition cost (issue 17): medians, Tutti backed by that device alone", ""]
 for plat in sorted({r["backing"] for r in launch}):
-    m = {h: med([r["per_launch_us"] for r in launch if r["backing"] == plat and r["how"] == h]) for h in ("native", "tutti")}
-    res["launch"][plat] = dict(m, ratio=m["tutti"] / m["native"])
+    m = {h: med([r["per_launch_us"] for r in launch if r["backing"] == plat and r["how"] == h])
+         for h in ("native", "tutti", "baseline", "skmd") if any(r["backing"] == plat and r["how"] == h for r in launch)}
+    # Paired: each round's ratio to the native run beside it, then the median.
+    paired = {}
+    for h in m:
+        nat = [r["per_launch_us"] for r in launch if r["backing"] == plat and r["how"] == "native"]
+        got = [r["per_launch_us"] for r in launch if r["backing"] == plat and r["how"] == h]
+        paired[h] = med([g / n for g, n in zip(got, nat)])
+    res["launch"][plat] = dict(m, ratio=m["tutti"] / m["native"], paired=paired)
     md.append(f"- {plat} launch: native {m['native']:.2f} us, Tutti {m['tutti']:.2f} us, "
-              f"**{m['tutti'] / m['native']:.2f}x** (goal 1.05x)")
+              f"**{m['tutti'] / m['native']:.2f}x** (paired {paired['tutti']:.2f}x; goal 1.05x)")
+    for h, goal in (("baseline", ""), ("skmd", "; goal 1.2x")):
+        if h in m:
+            md.append(f"  - {h}: {m[h]:.2f} us, **{m[h] / m['native']:.2f}x** (paired {paired[h]:.2f}x{goal})")
 md += ["", "| backing | call | native us | Tutti us | ratio |", "|---|---|---:|---:|---:|"]
 for (plat, call), v in sorted(calls.items()):
     if "native" not in v or "tutti" not in v:
