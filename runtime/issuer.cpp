@@ -183,7 +183,7 @@ void Issuer::run(IssueJob &j) {
 void Issuer::loop() {
   markRuntimeThread();
   for (;;) {
-    const uint64_t d = doneMine_;
+    const uint64_t d = done_.load(std::memory_order_relaxed);
     int spins = 0;
     uint64_t idleFrom = 0;
     while (pushedSeen_ == d && (pushedSeen_ = pushed_.load(std::memory_order_acquire)) == d) {
@@ -208,13 +208,7 @@ void Issuer::loop() {
     } else {
       run(ring_[d % kRing]);
     }
-    // A full ring makes the app's thread spin on done_: a store per job took the line from
-    // it every time, and the seq_cst store (an xchg) held the thread until it had. Every
-    // kPublishEvery jobs, or once no further job is known (a drain, or the thread about to
-    // look for work and maybe sleep), nobody waits on a count that is not published.
-    doneMine_ = d + 1;
-    if (doneMine_ % kPublishEvery && pushedSeen_ > doneMine_) continue;
-    done_.store(doneMine_, std::memory_order_seq_cst);
+    done_.store(d + 1, std::memory_order_seq_cst);
     if (waiters_.load(std::memory_order_seq_cst)) {
       MutexLock g(mu_);
       drained_.notify_all();

@@ -80,9 +80,6 @@ class Issuer {
 
  private:
   static constexpr size_t kRing = 64;
-  // The thread publishes done_ every this many jobs, and whenever it has caught up with
-  // what it saw pushed: see loop().
-  static constexpr uint64_t kPublishEvery = 8;
   void loop();
   void run(IssueJob &j);
   void waitForDone(uint64_t target);
@@ -94,8 +91,7 @@ class Issuer {
   alignas(64) std::atomic<uint64_t> pushed_{0};  // jobs published
   uint64_t doneSeen_ = 0;                        // producer's copy of done_
   uint64_t fullNs_ = 0;                          // producer's time waiting on a full ring
-  alignas(64) std::atomic<uint64_t> done_{0};    // jobs given to the driver, published
-  alignas(64) uint64_t doneMine_ = 0;            // the thread's own count (done_ lags it)
+  alignas(64) std::atomic<uint64_t> done_{0};    // jobs given to the driver
   uint64_t pushedSeen_ = 0;                      // the thread's copy of pushed_
   alignas(64) std::atomic<bool> sleeping_{false};
   std::atomic<int> waiters_{0};
