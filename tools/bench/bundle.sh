@@ -17,6 +17,7 @@
 #   split_sweep.sh  issue 23: measured and predicted wall time per CPU share
 #   overhead.sh, tools/enqueue_rate   launch rate natively and under Tutti
 #   tools/call_cost                   host cost of each driver call a launch makes
+#   tools/atomic_add                  software atomic add (thesis Ch. 3) against the device's
 #   tools/handoff_rate                launches with the driver call on another thread (native)
 #   tools/libtally_icd.so             ICD that counts and times a real driver's calls
 #   README.txt
@@ -91,7 +92,7 @@ fi
 mkdir -p "$root/tools"
 # libtally_icd.so times a driver's calls (tools/bench/micro/tally_icd.c); libsampler.so
 # samples the main thread's stacks (sampler.c: perf is not on the GPU machine).
-for t in enqueue_rate handoff_rate call_cost libtally_icd.so libsampler.so; do
+for t in enqueue_rate handoff_rate call_cost atomic_add libtally_icd.so libsampler.so; do
   if [ -f "$build/tools/bench/micro/$t" ]; then
     cp "$build/tools/bench/micro/$t" "$root/tools/"
     strip --strip-unneeded "$root/tools/$t" 2>/dev/null || true
