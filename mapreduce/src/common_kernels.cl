@@ -75,28 +75,37 @@ static void mr_load_key(__global const uint* keys, uint r, uint* words) {
   for (uint i = 0; i < MR_KEY_WORDS; ++i) words[i] = keys[(size_t)r * MR_KEY_WORDS + i];
 }
 
-// The user's key order between two stored records. Identical stored keys are equal under
-// any key order, so they skip the user's compare: grouping compares equal keys far more
-// often than different ones, and the compare reads its keys through byte pointers, which
-// puts them in slow private memory on GPUs. Only the slow path takes the keys' address.
-static int mr_compare_keys(__global const uint* keys, __global const uint2* info, uint a, uint b) {
-  const uint sa = info[a].x, sb = info[b].x;
+// The user's key order between the stored keys ka and kb (of sa and sb bytes). Identical
+// stored keys are equal under any key order, so they skip the user's compare: grouping
+// compares equal keys far more often than different ones, and the compare reads its keys
+// through byte pointers, which puts them in slow private memory on GPUs. Only the slow
+// path takes the keys' address.
+static int mr_compare_keys_at(__global const uint* keys, uint ka, uint sa, uint kb, uint sb) {
   if (sa == sb) {
     uint diff = 0;
     for (uint i = 0; i < MR_KEY_WORDS; ++i)
-      diff |= keys[(size_t)a * MR_KEY_WORDS + i] ^ keys[(size_t)b * MR_KEY_WORDS + i];
+      diff |= keys[(size_t)ka * MR_KEY_WORDS + i] ^ keys[(size_t)kb * MR_KEY_WORDS + i];
     if (diff == 0) return 0;
   }
-  uint ka[MR_KEY_WORDS], kb[MR_KEY_WORDS];
-  mr_load_key(keys, a, ka);
-  mr_load_key(keys, b, kb);
-  return mr_key_compare((const uchar*)ka, sa, (const uchar*)kb, sb);
+  uint wa[MR_KEY_WORDS], wb[MR_KEY_WORDS];
+  mr_load_key(keys, ka, wa);
+  mr_load_key(keys, kb, wb);
+  return mr_key_compare((const uchar*)wa, sa, (const uchar*)wb, sb);
+}
+
+// The same for records a and b, each holding its own key.
+static int mr_compare_keys(__global const uint* keys, __global const uint2* info, uint a, uint b) {
+  return mr_compare_keys_at(keys, a, info[a].x, b, info[b].x);
+}
+
+static void mr_copy_key(__global const uint* keys, uint src, __global uint* outKeys, uint dst) {
+  for (uint i = 0; i < MR_KEY_WORDS; ++i)
+    outKeys[(size_t)dst * MR_KEY_WORDS + i] = keys[(size_t)src * MR_KEY_WORDS + i];
 }
 
 static void mr_copy_record(__global const uint* keys, __global const uint2* info, uint src,
                            __global uint* outKeys, __global uint2* outInfo, uint dst) {
-  for (uint i = 0; i < MR_KEY_WORDS; ++i)
-    outKeys[(size_t)dst * MR_KEY_WORDS + i] = keys[(size_t)src * MR_KEY_WORDS + i];
+  mr_copy_key(keys, src, outKeys, dst);
   outInfo[dst] = info[src];
 }
 

@@ -80,8 +80,8 @@ uint32_t Pipeline::Impl::readUint(cl_mem m, size_t index, double* phase) {
   return v;
 }
 
-Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains) {
-  return {cl.buffer(count * spec.keyBytes), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes),
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains, bool withKeys) {
+  return {cl.buffer(withKeys ? count * spec.keyBytes : 0), cl.buffer(count * 8), cl.buffer(count * spec.valueBytes),
           cl.buffer(withChains && !spec.hasCombiner ? count * 8 : 0)};
 }
 

@@ -36,7 +36,9 @@ struct Records {
   cl_mem links = nullptr;  // StreamMR without a combiner: each key's value chain (head, tail)
 };
 // withChains: StreamMR's tables of a job without a combiner also carry value chains.
-Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains = false);
+// withKeys false: records that refer to keys held elsewhere (StreamMR's joins).
+Records makeRecords(ClRunner& cl, const JobSpec& spec, size_t count, bool withChains = false,
+                    bool withKeys = true);
 // Reads the first `count` records back into an Output.
 Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t count, double* phase);
 

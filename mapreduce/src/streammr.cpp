@@ -50,24 +50,32 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
   }
 
   // Joining: each level merges F tables' bucket lists into one, until one table is left.
+  // The keys stay in `grouped`: a level writes each record's key reference (refs), its
+  // (size, hash) and its value, a third of a 32-byte key's record.
   Records lists = grouped;
+  cl_mem refs = grouped.info;  // not read while direct
+  cl_uint direct = 1;
   uint32_t tablesIn = tables;
   if (tablesIn > 1) {
     const uint32_t n = NB * tablesIn;
     cl_mem offsets = cl.buffer((size_t)n * 4);
     const uint32_t total = m.scanTotal(cnt, offsets, n, &times.join);
-    Records ping = makeRecords(cl, spec, total, true), pong = makeRecords(cl, spec, total, true);
+    Records ping = makeRecords(cl, spec, total, true, false), pong = makeRecords(cl, spec, total, true, false);
+    cl_mem pingRefs = cl.buffer((size_t)total * 4), pongRefs = cl.buffer((size_t)total * 4);
     cl_mem base = offsets;
     cl_kernel join = cl.kernel("mr_join");
     while (tablesIn > 1) {
       const uint32_t tablesOut = (uint32_t)divUp(tablesIn, F);
       cl_mem lstartOut = cl.buffer((size_t)NB * tablesOut * 4), cntOut = cl.buffer((size_t)NB * tablesOut * 4);
-      cl.args(join, lists.keys, lists.info, lists.vals, lstart, cnt, base, tablesIn, tablesOut,
-              ping.keys, ping.info, ping.vals, lstartOut, cntOut, lists.links, ping.links, segNext);
+      cl.args(join, grouped.keys, refs, direct, lists.info, lists.vals, lstart, cnt, base, tablesIn, tablesOut,
+              pingRefs, ping.info, ping.vals, lstartOut, cntOut, lists.links, ping.links, segNext);
       const size_t items = (size_t)NB * tablesOut, wg = 64;
       cl.launch(join, divUp(items, wg) * wg, wg, &times.join);
       lists = ping;
+      refs = pingRefs;
+      direct = 0;
       std::swap(ping, pong);
+      std::swap(pingRefs, pongRefs);
       lstart = base = lstartOut;
       cnt = cntOut;
       tablesIn = tablesOut;
@@ -82,8 +90,8 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
   cl_kernel compact = cl.kernel("mr_compact_buckets");
   cl_mem srcOf = cl.buffer(chains ? (size_t)count * 4 : 0);
   const cl_uint fin = finalise ? 1u : 0u;
-  cl.args(compact, lists.keys, lists.info, lists.vals, lstart, cnt, outBase, dst.keys, dst.info,
-          dst.vals, srcOf, fin);
+  cl.args(compact, grouped.keys, refs, direct, lists.info, lists.vals, lstart, cnt, outBase, dst.keys,
+          dst.info, dst.vals, srcOf, fin);
   cl.launch(compact, divUp(NB, 64) * 64, 64, &times.compact);
   if (chains) {
     cl_kernel reduce = cl.kernel("mr_reduce_lists");

@@ -185,14 +185,21 @@ __kernel void mr_group(__global const uint* keys, __global const uint2* info,
   }
 }
 
+// Where the key of a joined record is: joins never move keys, only (size, hash), the
+// value and the index of the grouped record that holds the key (its key reference).
+// Grouped records hold their own keys (direct).
+#define MR_KEY_OF(r) (direct ? (r) : refs[r])
+
 // One joining level: work-item (bucket b, group j) merges the sorted lists of tables
 // j*F .. j*F+F-1 for bucket b into one, combining equal keys. Its output starts at
 // base[b*tablesIn + j*F]: the scanned counts on the first level, the lists' own starts
-// after it, so groups write disjoint ranges without atomics.
-__kernel void mr_join(__global const uint* keys, __global const uint2* info,
-                      __global const mr_value_t* vals, __global const uint* lstartIn,
-                      __global const uint* cntIn, __global const uint* base, uint tablesIn,
-                      uint tablesOut, __global uint* outKeys, __global uint2* outInfo,
+// after it, so groups write disjoint ranges without atomics. `keys` are the grouped
+// records' keys on every level.
+__kernel void mr_join(__global const uint* keys, __global const uint* refs, uint direct,
+                      __global const uint2* info, __global const mr_value_t* vals,
+                      __global const uint* lstartIn, __global const uint* cntIn,
+                      __global const uint* base, uint tablesIn, uint tablesOut,
+                      __global uint* outRefs, __global uint2* outInfo,
                       __global mr_value_t* outVals, __global uint* lstartOut,
                       __global uint* cntOut, __global const uint2* links,
                       __global uint2* outLinks, __global uint* segNext) {
@@ -223,15 +230,20 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
     const uint h = hh[m];
     // Heads of equal hashes: the smallest key (the first list's of equal keys) goes first.
     for (uint i = m + 1; i < live; ++i)
-      if (cur[i] < end[i] && hh[i] == h && mr_compare_keys(keys, info, cur[i], cur[m]) < 0) m = i;
+      if (cur[i] < end[i] && hh[i] == h &&
+          mr_compare_keys_at(keys, MR_KEY_OF(cur[i]), info[cur[i]].x, MR_KEY_OF(cur[m]), info[cur[m]].x) < 0)
+        m = i;
     uint r = cur[m]++;
     if (cur[m] < end[m]) hh[m] = info[cur[m]].y;
+    const uint2 ri = info[r];
+    const uint rk = MR_KEY_OF(r);
     mr_value_t v = vals[r];
 #if !MR_COMBINER
     uint2 chain = links[r];
 #endif
     for (uint i = m + 1; i < live; ++i)  // lists before m hold no head of r's key
-      if (cur[i] < end[i] && hh[i] == h && mr_compare_keys(keys, info, cur[i], r) == 0) {
+      if (cur[i] < end[i] && hh[i] == h &&
+          mr_compare_keys_at(keys, MR_KEY_OF(cur[i]), info[cur[i]].x, rk, ri.x) == 0) {
 #if MR_COMBINER
         mr_value_t w = vals[cur[i]];
         mr_combine(&v, &w);
@@ -243,7 +255,8 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
         ++cur[i];
         if (cur[i] < end[i]) hh[i] = info[cur[i]].y;
       }
-    mr_copy_record(keys, info, r, outKeys, outInfo, o);
+    outRefs[o] = rk;
+    outInfo[o] = ri;
     outVals[o] = v;
 #if !MR_COMBINER
     outLinks[o] = chain;
@@ -257,7 +270,8 @@ __kernel void mr_join(__global const uint* keys, __global const uint2* info,
 // Final compaction: bucket b's unique keys go to out[outBase[b] ...], finalised by the
 // user's reduce (finalise: 0 for a streamed run's running result), so only useful output
 // returns to the host.
-__kernel void mr_compact_buckets(__global const uint* keys, __global const uint2* info,
+__kernel void mr_compact_buckets(__global const uint* keys, __global const uint* refs, uint direct,
+                                 __global const uint2* info,
                                  __global const mr_value_t* vals, __global const uint* lstart,
                                  __global const uint* cnt, __global const uint* outBase,
                                  __global uint* outKeys, __global uint2* outInfo,
@@ -265,15 +279,16 @@ __kernel void mr_compact_buckets(__global const uint* keys, __global const uint2
   uint b = get_global_id(0);
   if (b >= MR_BUCKETS) return;
   for (uint i = 0; i < cnt[b]; ++i) {
-    uint src = lstart[b] + i, dst = outBase[b] + i;
-    mr_copy_record(keys, info, src, outKeys, outInfo, dst);
+    uint src = lstart[b] + i, dst = outBase[b] + i, key = MR_KEY_OF(src);
+    mr_copy_key(keys, key, outKeys, dst);
+    outInfo[dst] = info[src];
 #if MR_COMBINER
     mr_value_t v = vals[src];
 #if MR_HAS_REDUCE
     // A streamed run's merges keep combined values; mr_reduce finalises them once.
     if (finalise) {
       uint k[MR_KEY_WORDS];
-      mr_load_key(keys, src, k);
+      mr_load_key(keys, key, k);
       mr_reduce((const uchar*)k, info[src].x, &v);
     }
 #endif
