@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ static const char *kSource = R"CLC(
 // The input's values with (v & 3) == 0 go to out, in any order; counters[0] counts them.
 #define CHUNK (WG * ITEMS)
 #define MAX_REQ 2048
+// Work-groups talk through global memory. OpenCL 1.2's mem_fence orders a work-item's
+// accesses only as its own work-group sees them; OpenCL C 3.0 can ask for device scope.
+#if defined(__opencl_c_atomic_scope_device) && defined(__opencl_c_atomic_order_seq_cst)
+#define DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void compact(__global const uint* in, uint n, __global uint* out, __global uint* counters,
@@ -44,9 +52,9 @@ void compact(__global const uint* in, uint n, __global uint* out, __global uint*
       // answered, so finished and no request means it will ask no more.
       for (uint w = lid; w < R; w += WG) {
         uint done = finished[w + 1];
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        DEVICE_FENCE();
         uint a = addr[w + 1];
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        DEVICE_FENCE();
         laddr[w] = a;
         lreq[w] = a ? sums[w + 1] : 0;
         if (!done || a) atomic_inc(&lalive);
@@ -61,7 +69,7 @@ void compact(__global const uint* in, uint n, __global uint* out, __global uint*
       for (uint w = lid; w < R; w += WG)
         if (laddr[w]) {
           prefix[w + 1] = lprefix[w];
-          mem_fence(CLK_GLOBAL_MEM_FENCE);
+          DEVICE_FENCE();
           addr[w + 1] = 0;
           served = 1;
         }
@@ -101,7 +109,7 @@ void compact(__global const uint* in, uint n, __global uint* out, __global uint*
       lbase = atomic_add(&counters[0], lsum);
 #else
       sums[g] = lsum;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      DEVICE_FENCE();
       addr[g] = 1;  // variable 0, plus one
       uint spins = 0;
       while (addr[g] != 0)
@@ -109,7 +117,7 @@ void compact(__global const uint* in, uint n, __global uint* out, __global uint*
           err[0] = 2;  // the coordinator never answered: not resident
           break;
         }
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      DEVICE_FENCE();
       lbase = prefix[g];
 #endif
     }
@@ -122,7 +130,7 @@ void compact(__global const uint* in, uint n, __global uint* out, __global uint*
 #if SW_GROUP
   barrier(CLK_GLOBAL_MEM_FENCE);
   if (lid == 0) {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
     finished[g] = 1;
   }
 #endif
@@ -160,11 +168,14 @@ int main(int argc, char **argv) {
   clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
   clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxWg, &maxWg, nullptr);
   const unsigned wg = (unsigned)std::min<size_t>(256, maxWg), items = 4;
+  char clc[128] = {};
+  clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_VERSION, sizeof clc, clc, nullptr);
+  const bool clc3 = std::strstr(clc, "OpenCL C 3.") != nullptr;
   // A resident group's spin ends within microseconds; a stuck one gives up within seconds
   // (a spinning load costs 1-20 ns on PoCL's threads, about a microsecond on a GPU).
-  const cl_uint spinCap = (type & CL_DEVICE_TYPE_GPU) ? (1u << 22) : (1u << 28);
-  std::printf("device=\"%s\" platform=\"%s\" compute_units=%u wg=%u items=%u MiB=%zu\n", name, plat, cus, wg,
-              items, mib);
+  const cl_uint spinCap = (type & CL_DEVICE_TYPE_GPU) ? (1u << 22) : (1u << 24);
+  std::printf("device=\"%s\" platform=\"%s\" opencl_c=\"%s\" compute_units=%u wg=%u items=%u MiB=%zu\n", name,
+              plat, clc, cus, wg, items, mib);
 
   cl_int e;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
@@ -198,7 +209,7 @@ int main(int argc, char **argv) {
     // Work-group 0 coordinates (sw_group) or idles, so that all variants compute alike.
     const cl_uint groups = std::max<cl_uint>(2, std::min<cl_uint>(cus * k, maxReq + 1));
     for (int vi = 0; vi < 3; ++vi) {
-      std::string opts = "-DWG=" + std::to_string(wg) + " -DITEMS=" + std::to_string(items) +
+      std::string opts = std::string(clc3 ? "-cl-std=CL3.0 " : "") + "-DWG=" + std::to_string(wg) + " -DITEMS=" + std::to_string(items) +
                          " -DHW_ITEM=" + std::to_string(vi == 0) + " -DHW_GROUP=" + std::to_string(vi == 1) +
                          " -DSW_GROUP=" + std::to_string(vi == 2);
       cl_program p = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &e);
