@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Session 40, call 1 (nvidia-h200): issue 20.
+# 1. The software atomic add (tools/bench/micro/atomic_add.cpp) on the H200 and PoCL's CPU.
+# 2. WordCount over 1 GiB, joins with key references (new, dc97bd1 bundle) against the
+#    joins that copy keys (base, 534a499's mr_WordCount), interleaved, under Tutti
+#    (CPU + H200) and natively; one traced run of each; 128 MiB streamed pieces.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf /tmp/b; mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
+B=/tmp/b/tutti-bench
+W=/tmp/w; rm -rf $W; mkdir -p $W
+(nvidia-smi -L; nproc; lscpu | grep 'Model name'; free -g | head -2; cat $B/bench/VERSION) > $W/machine.txt 2>&1
+NV=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+pack() { (cd $W && tar czf $OUT/c1.tgz .); }
+for i in 1 2; do
+  OCL_ICD_FILENAMES=$NV timeout 150 $here/atomic_add 256 NVIDIA 1 2 4 8 >> $W/atomic-nvidia.txt 2>&1; echo "rc=$?" >> $W/atomic-nvidia.txt
+done
+OCL_ICD_FILENAMES=libpocl.so.2 timeout 150 $here/atomic_add 256 Portable 1 2 >> $W/atomic-pocl.txt 2>&1; echo "rc=$?" >> $W/atomic-pocl.txt
+echo "atomic $SECONDS" >> $W/times.txt; pack
+. "$B/env.sh" >/dev/null
+L=$B/lib/libtutti.so
+G=$((1 << 30))
+NEW=$B/apps/mr_WordCount; BASE=$here/mr_WordCount.base
+run() {  # tag, then the command
+  local tag=$1; shift
+  local log; log=$("$@" 2>&1)
+  echo "== $tag" >> $W/runs.log; echo "$log" | grep -a "RESULT\|^pipeline=\|text_bytes\|stream_\|FAIL\|rror" >> $W/runs.log
+  echo "$tag $(echo "$log" | grep -a -o 'status=[A-Z]*\|wall_ms=[0-9.]*\|group_ms=[0-9.]*\|join_ms=[0-9.]*\|map_ms=[0-9.]*\|compact_ms=[0-9.]*\|preprocess_ms=[0-9.]*\|cpu_baseline_ms=[0-9.]*\|gbps=[0-9.]*\|tables=[0-9]*\|join_levels=[0-9]*' | tr '\n' ' ')" >> $W/wc.txt
+  echo "$tag $SECONDS" >> $W/times.txt
+}
+for r in 1 2 3 4; do
+  run "tutti new $r" env LD_PRELOAD=$L timeout 100 $NEW --size thesis --bytes $G --repeat 2
+  run "tutti base $r" env LD_PRELOAD=$L timeout 100 $BASE --size thesis --bytes $G --repeat 2
+  pack
+done
+run "native new" env OCL_ICD_FILENAMES=$NV timeout 100 $NEW --size thesis --bytes $G --repeat 2
+run "native base" env OCL_ICD_FILENAMES=$NV timeout 100 $BASE --size thesis --bytes $G --repeat 2
+run "trace new" env LD_PRELOAD=$L TUTTI_TRACE=$W/trace-new.json timeout 100 $NEW --size thesis --bytes $G --repeat 2
+run "trace base" env LD_PRELOAD=$L TUTTI_TRACE=$W/trace-base.json timeout 100 $BASE --size thesis --bytes $G --repeat 2
+gzip $W/trace-*.json; pack
+run "tutti-stream128M new" env LD_PRELOAD=$L timeout 100 $NEW --size thesis --bytes $G --repeat 2 --stream $((128 << 20))
+run "tutti-stream128M base" env LD_PRELOAD=$L timeout 100 $BASE --size thesis --bytes $G --repeat 2 --stream $((128 << 20))
+echo "total $SECONDS" >> $W/times.txt
+pack
