@@ -109,7 +109,9 @@ StreamMR::StreamMR(cl_context context, cl_device_id device, cl_command_queue que
   Impl& m = *impl_;
   const unsigned C = m.opt.regionRecords;
   if (C < 2 || (C & (C - 1))) throw std::invalid_argument("tutti::mr: regionRecords must be a power of two");
-  if (m.opt.joinFanIn < 2) throw std::invalid_argument("tutti::mr: joinFanIn must be at least 2");
+  // A joining work-item keeps one bit per merged list (mr_join).
+  if (m.opt.joinFanIn < 2 || m.opt.joinFanIn > 32)
+    throw std::invalid_argument("tutti::mr: joinFanIn must be 2 to 32");
   // The grouping work-group sorts a whole region in local memory; its size must divide C.
   size_t groupWg = std::min<size_t>({256, C, floorPow2(m.cl.deviceGroupSize())});
   for (;;) {

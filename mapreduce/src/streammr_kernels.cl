@@ -229,21 +229,30 @@ __kernel void mr_join(__global const uint* keys, __global const uint* refs, uint
     if (m == MR_NONE) break;
     const uint h = hh[m];
     // Heads of equal hashes: the smallest key (the first list's of equal keys) goes first.
-    for (uint i = m + 1; i < live; ++i)
-      if (cur[i] < end[i] && hh[i] == h &&
-          mr_compare_keys_at(keys, MR_KEY_OF(cur[i]), info[cur[i]].x, MR_KEY_OF(cur[m]), info[cur[m]].x) < 0)
-        m = i;
-    uint r = cur[m]++;
+    // Each such head is compared with the leader once; `same` keeps which heads hold the
+    // leader's key, so they are combined without a second compare. A smaller key (a hash
+    // collision) takes the lead; no head before it holds its key, so the bits below it
+    // are never read.
+    uint r = cur[m], rk = MR_KEY_OF(r), same = 0;
+    uint2 ri = info[r];
+    for (uint i = m + 1; i < live; ++i) {
+      if (cur[i] >= end[i] || hh[i] != h) continue;
+      const uint k = MR_KEY_OF(cur[i]), s = info[cur[i]].x;
+      const int c = mr_compare_keys_at(keys, k, s, rk, ri.x);
+      if (c == 0) {
+        same |= 1u << i;
+      } else if (c < 0) {
+        m = i, r = cur[i], rk = k, ri = info[r];
+      }
+    }
+    ++cur[m];
     if (cur[m] < end[m]) hh[m] = info[cur[m]].y;
-    const uint2 ri = info[r];
-    const uint rk = MR_KEY_OF(r);
     mr_value_t v = vals[r];
 #if !MR_COMBINER
     uint2 chain = links[r];
 #endif
     for (uint i = m + 1; i < live; ++i)  // lists before m hold no head of r's key
-      if (cur[i] < end[i] && hh[i] == h &&
-          mr_compare_keys_at(keys, MR_KEY_OF(cur[i]), info[cur[i]].x, rk, ri.x) == 0) {
+      if (same >> i & 1) {
 #if MR_COMBINER
         mr_value_t w = vals[cur[i]];
         mr_combine(&v, &w);

@@ -181,6 +181,21 @@ TEST(StreamMR, RegionsMustBePowersOfTwo) {
                std::invalid_argument);
 }
 
+TEST(StreamMR, FanInFitsAJoiningWorkItemsMask) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  for (unsigned f : {1u, 33u}) {
+    tutti::mr::Options opt;
+    opt.joinFanIn = f;
+    EXPECT_THROW(tutti::mr::StreamMR(cl.context, cl.device, cl.queue, {kTypes, kFunctions, 4, 4}, opt),
+                 std::invalid_argument)
+        << f;
+  }
+  tutti::mr::Options opt;
+  opt.joinFanIn = 32;
+  EXPECT_NO_THROW(tutti::mr::StreamMR(cl.context, cl.device, cl.queue, {kTypes, kFunctions, 4, 4}, opt));
+}
+
 // Streamed input (runStream): pieces merged into the result so far on the device give
 // what one run over the whole input gives, with mr_reduce applied once per key.
 const char* kFinalise = "void mr_reduce(const uchar* key, uint size, mr_value_t* v) { *v = *v * 10 + 1; }\n";

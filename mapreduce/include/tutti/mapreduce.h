@@ -53,7 +53,7 @@ struct Options {
   size_t mapGroupSize = 0;       // work-items per map work-group; 0: min(256, what fits)
   unsigned regionRecords = 1024; // records per work-group region (power of two)
   unsigned buckets = 4096;       // hash-table entries per table
-  unsigned joinFanIn = 16;       // tables merged per work-item and joining level
+  unsigned joinFanIn = 16;       // tables merged per work-item and joining level (2-32)
 };
 
 // Device time per phase in ms (from profiling events; zero if the queue does not profile).
