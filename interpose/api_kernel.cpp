@@ -203,7 +203,7 @@ cl_int setKernelArgUnlocked(cl_kernel k, cl_uint i, size_t size, const void *val
   }
   const Runtime &rt = *rtp;
   auto valid = [&rt](const void *h, ObjType t) {
-    return kHitsOnly ? rt.cachedValid(h, t) : rt.validCached(h, t) == 1;
+    return kHitsOnly ? rt.validInCache(h, t) : rt.validCached(h, t) == 1;
   };
   if (!valid(k, ObjType::Kernel) || i >= k->numArgs) return kAskUnderLock;
   ArgValue &a = k->args[i];

@@ -96,7 +96,7 @@ class HandleRegistry {
     return validAndCache(h, t, epoch);
   }
   // The cache alone: true is certain, false means "look it up".
-  bool cachedValid(const void *h, ObjType t) const {
+  bool validInCache(const void *h, ObjType t) const {
     return hit(h, t, retired_.load(std::memory_order_acquire));
   }
   size_t size() const { return n_; }
@@ -217,8 +217,8 @@ class Runtime {
   int validCached(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
     return registry_.validCached(h, t);
   }
-  bool cachedValid(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
-    return registry_.cachedValid(h, t);
+  bool validInCache(const void *h, ObjType t) const NO_THREAD_SAFETY_ANALYSIS {
+    return registry_.validInCache(h, t);
   }
   size_t liveObjects() const {
     apiMutex.assertHeld();

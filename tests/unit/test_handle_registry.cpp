@@ -43,24 +43,24 @@ TEST(HandleRegistry, CachedAnswersFollowRemovals) {
   void *m = handle(1), *k = handle(2), *e = handle(3);
   r.add(m, ObjType::Mem);
   r.add(k, ObjType::Kernel);
-  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));  // not asked yet
+  EXPECT_FALSE(r.validInCache(m, ObjType::Mem));  // not asked yet
   EXPECT_EQ(r.validCached(m, ObjType::Mem), 1);
   EXPECT_EQ(r.validCached(k, ObjType::Kernel), 1);
-  EXPECT_TRUE(r.cachedValid(m, ObjType::Mem));
-  EXPECT_FALSE(r.cachedValid(m, ObjType::Kernel));
+  EXPECT_TRUE(r.validInCache(m, ObjType::Mem));
+  EXPECT_FALSE(r.validInCache(m, ObjType::Kernel));
   EXPECT_EQ(r.validCached(m, ObjType::Kernel), 0);
-  EXPECT_FALSE(other.cachedValid(m, ObjType::Mem));
+  EXPECT_FALSE(other.validInCache(m, ObjType::Mem));
   EXPECT_EQ(other.validCached(m, ObjType::Mem), 0);
 
   r.add(e, ObjType::Event);  // launches add and remove events all the time
   EXPECT_EQ(r.validCached(e, ObjType::Event), 1);
-  EXPECT_FALSE(r.cachedValid(e, ObjType::Event));
+  EXPECT_FALSE(r.validInCache(e, ObjType::Event));
   r.remove(e);
   EXPECT_EQ(r.validCached(e, ObjType::Event), 0);
-  EXPECT_TRUE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_TRUE(r.validInCache(m, ObjType::Mem));
 
   r.remove(k);  // the kernel goes: no cached answer survives
-  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_FALSE(r.validInCache(m, ObjType::Mem));
   EXPECT_EQ(r.validCached(k, ObjType::Kernel), 0);
   r.add(k, ObjType::Mem);  // its address comes back as a buffer
   EXPECT_EQ(r.validCached(k, ObjType::Kernel), 0);
@@ -70,7 +70,7 @@ TEST(HandleRegistry, CachedAnswersFollowRemovals) {
   std::thread([&] {  // another thread's removal ends this thread's entries
     r.remove(m);
   }).join();
-  EXPECT_FALSE(r.cachedValid(m, ObjType::Mem));
+  EXPECT_FALSE(r.validInCache(m, ObjType::Mem));
   EXPECT_EQ(r.validCached(m, ObjType::Mem), 0);
 }
 
