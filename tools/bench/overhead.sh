@@ -46,7 +46,7 @@ import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 for plat in sorted({r["backing"] for r in rows}):
     med = {h: statistics.median(r["per_launch_us"] for r in rows if r["backing"] == plat and r["how"] == h)
-           for h in ("native", "tutti", "baseline", "skmd") if any(r["how"] == h for r in rows)}
+           for h in ("native", "tutti", "baseline", "skmd") if any(r["backing"] == plat and r["how"] == h for r in rows)}
     print("%-9s native %.2f us/launch (%.0f/s), Tutti %.2f us/launch (%.0f/s), ratio %.2fx" %
           (plat, med["native"], 1e6 / med["native"], med["tutti"], 1e6 / med["tutti"], med["tutti"] / med["native"]))
     if "baseline" in med:
