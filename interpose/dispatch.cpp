@@ -98,6 +98,7 @@ static cl_int CL_API_CALL tuttiGetDeviceCounters(cl_uint n, tutti_device_counter
     c.kernel_ns = d->counters.kernelNs;
     c.device_copies = d->counters.deviceCopies;
     c.staged_bytes = d->counters.stagedBytes;
+    c.writes_aside = d->counters.writesAside;
   }
   return CL_SUCCESS;
 }

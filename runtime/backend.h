@@ -19,9 +19,10 @@ struct Counters {
   std::atomic<uint64_t> workItems{0};  // run here, whole launches and split pieces alike
   std::atomic<uint64_t> stagedBytes{0};  // of h2d/d2h, through pinned staging (staging.cpp)
   std::atomic<uint64_t> failures{0};  // enqueues and allocations here that failed (failover.cpp)
+  std::atomic<uint64_t> writesAside{0};  // the app's writes uploaded beside the queue (issue.cpp)
   void reset() {
     h2dBytes = d2hBytes = h2dTransfers = d2hTransfers = kernels = kernelNs = deviceCopies = splitPieces = workItems = 0;
-    stagedBytes = failures = 0;
+    stagedBytes = failures = writesAside = 0;
   }
   // Records one transfer, so no call site updates the fields by hand: h2d and d2h add
   // their bytes and one transfer, a device copy counts one copy (bytes not kept), and

@@ -484,6 +484,55 @@ bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIR
   return true;
 }
 
+// A non-blocking write that waits for nothing (no earlier command of its queue that uses r
+// is unfinished: the graph gave it no unmet dependency, and no copy of r is in flight)
+// crosses through pinned staging on the staging's own queue, beside the kernels queued on
+// the slot: a streamed MapReduce run uploads its next piece while the current one groups
+// (issue 20). On the slot's queue its DMA waited behind those kernels, and with only the
+// free staging regions the rest crossed on the driver's pageable path. The app's thread
+// makes the copy once the API lock is released, and the call returns when the bytes have
+// landed (as a blocking write's does); what uses them waits for the write in the graph.
+// Not on the runtime's threads (a write issued once its wait list completed): their
+// copies would hold up the completions the dispatcher delivers.
+// On a background thread instead, a later context's kernels read out of bounds on PoCL
+// (mr.api.tutti-aside under --gtest_repeat), which no single context reproduced.
+// False: not staged (too small, or no staging memory on the slot).
+bool writeAside(Command *cmd, BufferStore &st, DeviceSlot &ds, int slot, cl_mem b, Range r,
+                IssueResult &res) REQUIRES(apiMutex) {
+  if (cmd->unmetDeps || onRuntimeThread() || !stagingWants(ds, r.size())) return false;
+  _cl_context *ctx = cmd->q->ctx;
+  wrote(st, r, slot);
+  st.lastWrite[size_t(slot)] = {RealEvent(), true};  // done before anything that reads it
+  ++ds.dev->counters.writesAside;
+  const char *src = static_cast<const char *>(cmd->ptr);
+  char *home = homeOf(ctx, st);
+  auto refused = std::make_shared<bool>(false);
+  _cl_mem *root = rootOf(cmd->dst);
+  cmd->landedOutside = [refused, root, r, dev = ds.dev] {
+    apiMutex.assertHeld();  // Runtime::issue runs it under the lock
+    if (!*refused) return;
+    dev->noteFailure(CL_OUT_OF_RESOURCES);
+    wrote(*root->store, r, -1);
+  };
+  DeviceSlot *dsp = &ds;
+  // No `through`: the copy is on no queue of the slot, so it says nothing of the work
+  // queued there.
+  res = outside(ds.dev->callsOutsideLock, {}, [dsp, b, r, src, home, refused] {
+    cl_int err = CL_SUCCESS;
+    if (stagedWriteBeside(*dsp, b, r.begin, r.size(), src, &err) && err == CL_SUCCESS) {
+      dsp->dev->counters.record(Transfer::HostToDevice, r.size());
+      return CL_SUCCESS;
+    }
+    failed(*dsp, "staged clEnqueueWriteBuffer", err);
+    if (!home) return err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err;
+    TUTTI_LOG(Warn, "the write goes to host memory instead");
+    hostCopy(home + r.begin, src, r.size());
+    *refused = true;
+    return CL_SUCCESS;
+  });
+  return true;
+}
+
 // A large write goes straight to the device that will most likely use the buffer.
 IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
@@ -502,6 +551,8 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
     DeviceSlot &ds = ctx->slots[slot];
     cmd->slot = slot;
     if (cmd->blocking) return writeOutside(cmd, root, r, {{&ds, b, r, slot}});
+    IssueResult aside = done();
+    if (writeAside(cmd, st, ds, slot, b, r, aside)) return aside;
     err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, slot);

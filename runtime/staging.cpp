@@ -513,6 +513,14 @@ bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src,
   return true;
 }
 
+bool stagedWriteBeside(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err) {
+  Staging *st = usable(s, n);
+  if (!st) return false;
+  *err = writeFrom(*st, s, st->ownQueue, nullptr, b, off, n, static_cast<const char *>(src),
+                   "staged write (beside)");
+  return true;
+}
+
 bool stagedWriteAsync(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, RealEvent *last,
                       cl_int *err) {
   Staging *st = usable(s, n);

@@ -46,6 +46,9 @@ bool stagingWants(DeviceSlot &s, size_t n);
 // too small, or the memory is not allocated yet); nothing was done. True: *err says
 // how it went.
 bool stagedWrite(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err);
+// As stagedWrite, on the staging's own queue: the copy waits for none of the work queued
+// on the slot (the caller knows that none of it uses those bytes).
+bool stagedWriteBeside(DeviceSlot &s, cl_mem b, size_t off, size_t n, const void *src, cl_int *err);
 // A non-blocking write: only regions that are free now are used, and what does not fit
 // goes straight from src (which the app keeps until *last completes). *last: the event
 // of the copy's final part, the slot's queue being in order.

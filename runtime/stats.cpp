@@ -25,6 +25,7 @@ std::string statsReport() {
       << " d2h_bytes=" << c.d2hBytes << " d2h_transfers=" << c.d2hTransfers
       << " device_copies=" << c.deviceCopies << " split_pieces=" << c.splitPieces
       << " work_items=" << c.workItems << " staged_bytes=" << c.stagedBytes
+      << " writes_aside=" << c.writesAside
       << " failures=" << c.failures << " retired=" << (d->retired ? 1 : 0) << "\n";
   }
   if (uint64_t f = failovers()) o << "TUTTI failovers=" << f << "\n";

@@ -78,6 +78,12 @@ cl_mem ClRunner::buffer(size_t bytes) {
     spare_.erase(it);
     return m;
   }
+  return create(want, true);
+}
+
+cl_mem ClRunner::freshBuffer(size_t bytes) { return create(bytes ? bytes : 4, false); }
+
+cl_mem ClRunner::create(size_t want, bool keep) {
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
   if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
@@ -86,7 +92,7 @@ cl_mem ClRunner::buffer(size_t bytes) {
     m = clCreateBuffer(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
   }
   check(err, "clCreateBuffer");
-  buffers_.push_back({m, want});
+  buffers_.push_back({m, want, keep});
   return m;
 }
 
@@ -101,7 +107,10 @@ void ClRunner::freeSpares(uint64_t before) {
   }
 }
 
-void ClRunner::toSpare(const Owned& b) { spare_.emplace(b.bytes, Spare{b.mem, generation_}); }
+void ClRunner::toSpare(const Owned& b) {
+  if (b.keep) spare_.emplace(b.bytes, Spare{b.mem, generation_});
+  else clReleaseMemObject(b.mem);
+}
 
 void ClRunner::releaseBuffers() {
   // Spares no run took since the last release are not what runs need: free them, so the
@@ -123,6 +132,15 @@ void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
   ++generation_;
 }
 
+void ClRunner::release(const std::vector<cl_mem>& which) {
+  size_t out = 0;
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    if (std::find(which.begin(), which.end(), buffers_[i].mem) == which.end()) buffers_[out++] = buffers_[i];
+    else toSpare(buffers_[i]);
+  }
+  buffers_.resize(out);
+}
+
 void ClRunner::fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase) {
   cl_event ev = nullptr;
   check(clEnqueueFillBuffer(queue_, m, &pattern, sizeof(pattern), 0, bytes, 0, nullptr, &ev),
@@ -134,6 +152,13 @@ void ClRunner::write(cl_mem m, size_t bytes, const void* src, double* phase, siz
   cl_event ev = nullptr;
   check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, offset, bytes, src, 0, nullptr, &ev),
         "clEnqueueWriteBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::writeAsync(cl_mem m, size_t bytes, const void* src, double* phase) {
+  if (bytes == 0) return;
+  cl_event ev = nullptr;
+  check(clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, bytes, src, 0, nullptr, &ev), "clEnqueueWriteBuffer");
   track(ev, phase, false);
 }
 

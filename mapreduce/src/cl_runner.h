@@ -30,14 +30,22 @@ class ClRunner {
   // take, so repeated runs and a streamed run's pieces allocate nothing (a run of 1 GiB
   // of text needs about 12 GiB). A spare no request took by the next release is freed.
   cl_mem buffer(size_t bytes);
+  // A new buffer, which no earlier command used, freed at its release instead of kept:
+  // an upload into it ahead of its turn waits for nothing queued before (under Tutti it
+  // runs beside those kernels), where a spare's last reader may still be running.
+  cl_mem freshBuffer(size_t bytes);
   void releaseBuffers();
   // Releases the buffers made since bufferMark() returned mark, except those in keep
   // (a streamed run frees each chunk's buffers but its running result).
   size_t bufferMark() const { return buffers_.size(); }
   void releaseSince(size_t mark, const std::vector<cl_mem>& keep);
+  // Releases these buffers alone (a streamed run's piece uploads).
+  void release(const std::vector<cl_mem>& which);
   void zero(cl_mem m, size_t bytes, double* phase) { fill(m, bytes, 0, phase); }
   void fill(cl_mem m, size_t bytes, cl_uint pattern, double* phase);
   void write(cl_mem m, size_t bytes, const void* src, double* phase, size_t offset = 0);
+  // Returns at once: src must stay unchanged until the queue is finished (settle).
+  void writeAsync(cl_mem m, size_t bytes, const void* src, double* phase);
   void read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset = 0);
   void copy(cl_mem src, cl_mem dst, size_t bytes, size_t dstOffset, double* phase);
 
@@ -65,11 +73,13 @@ class ClRunner {
   struct Owned {
     cl_mem mem;
     size_t bytes;  // its size: a spare taken may be larger than the request
+    bool keep = true;  // becomes a spare when released (freshBuffer's do not)
   };
   struct Spare {
     cl_mem mem;
     uint64_t generation;  // the release that made it spare
   };
+  cl_mem create(size_t bytes, bool keep);
   void toSpare(const Owned& b);
   void freeSpares(uint64_t before);  // those made spare by releases before that one
   std::vector<Owned> buffers_;

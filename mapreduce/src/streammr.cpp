@@ -11,10 +11,12 @@ namespace {
 // Groups the map output into per-region hash tables, joins them level by level into one
 // table, and compacts it into dst (on the device); returns its record count. `over` holds
 // the overflow records (and a streamed run's result so far, merged like them); finalise:
-// mr_reduce runs on each key (not on a streamed run's running result).
+// mr_reduce runs on each key (not on a streamed run's running result). whileGrouping runs
+// once the grouping is queued, before the first wait for it.
 uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size_t groupWg,
                           const Records& first, const Records& over, cl_mem wgTotal,
-                          uint32_t groups, uint32_t overflow, bool finalise, Records& dst) {
+                          uint32_t groups, uint32_t overflow, bool finalise, Records& dst,
+                          const std::function<void()>& whileGrouping = nullptr) {
   ClRunner& cl = m.cl;
   const JobSpec& spec = m.spec;
   const uint32_t C = m.opt.regionRecords, NB = m.opt.buckets, F = m.opt.joinFanIn;
@@ -48,6 +50,7 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
             grouped.keys, grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
     cl.launch(group, (size_t)overflowTables * groupWg, groupWg, &times.group);
   }
+  if (whileGrouping) whileGrouping();
 
   // Joining: each level merges F tables' bucket lists into one, until one table is left.
   // The keys stay in `grouped`: a level writes each record's key reference (refs), its
@@ -223,19 +226,41 @@ Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
   if (!spec.reducePhase || !spec.hasCombiner)
     throw std::invalid_argument("tutti::mr: runStream needs a reduce phase with a combiner");
   chunks_ = 0;
+  // A piece's device buffers: new ones, so that a kept piece's upload ahead of its turn
+  // waits for none of the work queued before it (a spare's last reader may be running).
+  struct Upload {
+    cl_mem in = nullptr, par = nullptr;
+  };
+  auto upload = [&](const Chunk& c) {
+    Upload u{cl.freshBuffer(c.inputBytes), cl.freshBuffer(c.paramBytes)};
+    if (c.kept) {
+      cl.writeAsync(u.in, c.inputBytes, c.input, &times_.preprocess);
+      cl.writeAsync(u.par, c.paramBytes, c.params, &times_.preprocess);
+    } else {
+      // Blocking writes: the app may reuse the piece's memory for the next one.
+      if (c.inputBytes) cl.write(u.in, c.inputBytes, c.input, &times_.preprocess);
+      if (c.paramBytes) cl.write(u.par, c.paramBytes, c.params, &times_.preprocess);
+    }
+    return u;
+  };
   Chunk cur, ahead;
   bool have = next(cur), more = false;
+  Upload up, upAhead;
+  if (have) up = upload(cur);
   Records acc;  // the result so far: distinct keys, combined values, not finalised
   uint32_t accCount = 0;
   while (have) {
     ++chunks_;
     const size_t mark = cl.bufferMark();
-    cl_mem in = cl.buffer(cur.inputBytes), par = cl.buffer(cur.paramBytes);
-    // Blocking writes: the app may reuse the piece's memory for the next one.
-    if (cur.inputBytes) cl.write(in, cur.inputBytes, cur.input, &times_.preprocess);
-    if (cur.paramBytes) cl.write(par, cur.paramBytes, cur.params, &times_.preprocess);
-    // The next piece is read or made while this one maps.
-    MapOut mo = mapPhase(in, par, cur.tasks, [&] { more = next(ahead); });
+    // The next piece is read or made while this one maps. A kept one crosses while this
+    // one groups: the device then has the most work queued before the host next waits
+    // (under Tutti the app's thread makes the staged copy, beside the queued kernels).
+    MapOut mo = mapPhase(up.in, up.par, cur.tasks, [&] { more = next(ahead); });
+    bool sent = false;
+    auto sendAhead = [&] {
+      if (more && ahead.kept) upAhead = upload(ahead);
+      sent = true;
+    };
     // The result so far joins the overflow records: the grouping and joins merge it
     // with this piece's keys like any other table.
     const uint64_t extra = mo.overflow + accCount;
@@ -256,12 +281,20 @@ Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
     if (mo.groups || extra) {
       Records dst;
       accCount = groupJoinCompact(m, times_, stats_, groupWg_, mo.first, over, mo.wgTotal, mo.groups,
-                                  (uint32_t)extra, /*finalise=*/!more, dst);
+                                  (uint32_t)extra, /*finalise=*/!more, dst, sendAhead);
+      if (acc.keys) cl.release({acc.keys, acc.info, acc.vals, acc.links});  // merged into dst
       acc = dst;
     }
-    // This piece's buffers go; the result so far stays for the next merge.
-    cl.releaseSince(mark, {acc.keys, acc.info, acc.vals, acc.links});
-    if (more) cur = ahead;
+    if (!sent) sendAhead();
+    // This piece's buffers go (those made before the mark too: the piece's own uploads);
+    // the result so far stays for the next merge, and so does the next piece's upload.
+    cl.releaseSince(mark, {acc.keys, acc.info, acc.vals, acc.links, upAhead.in, upAhead.par});
+    cl.release({up.in, up.par});
+    if (more) {
+      cur = ahead;
+      up = ahead.kept ? upAhead : upload(ahead);
+      upAhead = {};
+    }
     have = more;
   }
   return finishRun(download(cl, spec, acc, accCount, &times_.download));

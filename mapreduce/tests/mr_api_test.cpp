@@ -200,8 +200,9 @@ TEST(StreamMR, FanInFitsAJoiningWorkItemsMask) {
 // what one run over the whole input gives, with mr_reduce applied once per key.
 const char* kFinalise = "void mr_reduce(const uchar* key, uint size, mr_value_t* v) { *v = *v * 10 + 1; }\n";
 
+// kept(i): piece i is kept (uploaded ahead of its turn without blocking).
 tutti::mr::Output streamed(tutti::mr::StreamMR& job, const std::vector<cl_uint>& in,
-                           const std::vector<size_t>& cuts) {
+                           const std::vector<size_t>& cuts, bool (*kept)(size_t) = nullptr) {
   size_t piece = 0;
   const cl_uint zero = 0;
   return job.runStream([&](tutti::mr::StreamMR::Chunk& c) {
@@ -213,6 +214,7 @@ tutti::mr::Output streamed(tutti::mr::StreamMR& job, const std::vector<cl_uint>&
     c.params = &zero;
     c.paramBytes = 4;
     c.tasks = (uint32_t)(e - b);
+    c.kept = kept && kept(piece - 1);
     return true;
   });
 }
@@ -251,6 +253,34 @@ TEST(StreamMR, StreamedPiecesGiveTheWholeRunsOutput) {
   auto smallWhole = sorted(streamed(job, small, {0, 64}));
   EXPECT_EQ(sorted(streamed(job, small, ones)), smallWhole);
   EXPECT_EQ(streamed(job, in, {0}).count, 0u);  // no pieces
+}
+
+// Kept pieces are uploaded while the piece before them is worked on (under Tutti beside
+// the kernels on the device's queue): the same output, kept pieces mixed with others.
+TEST(StreamMR, KeptPiecesGiveTheWholeRunsOutput) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  tutti::mr::Options opt;
+  opt.regionRecords = 8;
+  opt.buckets = 2;
+  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
+  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
+  uint32_t ref[3];
+  std::vector<cl_uint> in = sevens(ref);
+  auto whole = sorted(streamed(job, in, {0, 1000}));
+  ASSERT_EQ(whole.size(), 3u);
+  for (auto [k, v] : whole) EXPECT_EQ(v, ref[k] * 10 + 1) << "key " << k;
+  std::vector<size_t> cuts{0, 37, 100, 100, 513, 514, 1000, 1000};
+  auto all = [](size_t) { return true; };
+  auto odd = [](size_t i) { return i % 2 == 1; };
+  auto even = [](size_t i) { return i % 2 == 0; };
+  EXPECT_EQ(sorted(streamed(job, in, cuts, all)), whole);
+  EXPECT_EQ(job.chunks(), cuts.size() - 1);
+  EXPECT_EQ(sorted(streamed(job, in, cuts, odd)), whole);
+  EXPECT_EQ(sorted(streamed(job, in, cuts, even)), whole);
+  std::vector<size_t> tens;
+  for (size_t i = 0; i <= 1000; i += 10) tens.push_back(i);
+  EXPECT_EQ(sorted(streamed(job, in, tens, all)), whole);  // 100 pieces, each uploaded ahead
 }
 
 TEST(StreamMR, StreamingNeedsACombiner) {

@@ -28,6 +28,7 @@ typedef struct tutti_device_counters {
   cl_ulong kernel_ns;      /* sum of END-START of those launches */
   cl_ulong device_copies;  /* buffer copies/fills executed on the device */
   cl_ulong staged_bytes;   /* of the app's copies, bytes sent through pinned staging */
+  cl_ulong writes_aside;   /* the app's non-blocking writes staged beside the queued kernels */
 } tutti_device_counters;
 
 /* Fills up to num_entries records (one per backing device, in Tutti's device order);

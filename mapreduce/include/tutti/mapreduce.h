@@ -139,6 +139,12 @@ class StreamMR : public Pipeline {
     const void* params = nullptr;
     size_t paramBytes = 0;
     uint32_t tasks = 0;
+    // The piece's input and params stay valid and unchanged until runStream returns (the
+    // app holds the whole input in memory): the piece is uploaded with non-blocking writes
+    // while the piece before it groups, so the copy overlaps that piece's kernels. Else it
+    // is uploaded with blocking writes at its turn, and its memory may be reused as soon
+    // as next() is called again.
+    bool kept = false;
   };
   // Runs the job over input that comes in pieces: larger than the device's memory, or
   // produced as it goes. next(chunk) fills the next piece and returns false when there is

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <stdexcept>
 #include <memory>
@@ -85,17 +86,19 @@ inline tutti::mr::Output runStreamed(app::App& a, tutti::mr::Pipeline& job, cons
   for (int r = 0; r < a.repeat(); ++r) {
     a.startWall();
     size_t at = 0;
-    // One piece's params at a time: runStream writes a piece's (blocking) before it asks
-    // for the next one.
-    std::vector<uint32_t> p;
+    // The whole input is in memory, and so is every piece's params until the run ends:
+    // the pieces are kept, so each crosses while the one before it is worked on.
+    std::deque<std::vector<uint32_t>> ps;
     out = s->runStream([&](tutti::mr::StreamMR::Chunk& c) {
       if (at >= inputBytes) return false;
       const size_t end = std::min(inputBytes, std::max(at + 1, cut(at)));
+      std::vector<uint32_t>& p = ps.emplace_back();
       c.tasks = params(at, end, p);
       c.input = input + at;
       c.inputBytes = end - at;
       c.params = p.data();
       c.paramBytes = p.size() * sizeof(uint32_t);
+      c.kept = true;
       at = end;
       return true;
     });
