@@ -12,7 +12,9 @@ namespace {
 // table, and compacts it into dst (on the device); returns its record count. `over` holds
 // the overflow records (and a streamed run's result so far, merged like them); finalise:
 // mr_reduce runs on each key (not on a streamed run's running result). whileGrouping runs
-// once the grouping is queued, before the first wait for it.
+// once the grouping and the joins are queued, before the first wait for them: the joins'
+// buffers then take the bound of the grouped records (tables x regionRecords) instead of
+// the count the host would have to wait for.
 uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, size_t groupWg,
                           const Records& first, const Records& over, cl_mem wgTotal,
                           uint32_t groups, uint32_t overflow, bool finalise, Records& dst,
@@ -50,7 +52,6 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
             grouped.keys, grouped.info, grouped.vals, lstart, cnt, segVals, segs, grouped.links);
     cl.launch(group, (size_t)overflowTables * groupWg, groupWg, &times.group);
   }
-  if (whileGrouping) whileGrouping();
 
   // Joining: each level merges F tables' bucket lists into one, until one table is left.
   // The keys stay in `grouped`: a level writes each record's key reference (refs), its
@@ -62,7 +63,14 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
   if (tablesIn > 1) {
     const uint32_t n = NB * tablesIn;
     cl_mem offsets = cl.buffer((size_t)n * 4);
-    const uint32_t total = m.scanTotal(cnt, offsets, n, &times.join);
+    const uint64_t bound = (uint64_t)tables * C;
+    uint32_t total;
+    if (whileGrouping && bound < (1ull << 32)) {
+      m.exclusiveScan(cnt, offsets, n, &times.join);
+      total = (uint32_t)bound;
+    } else {
+      total = m.scanTotal(cnt, offsets, n, &times.join);
+    }
     Records ping = makeRecords(cl, spec, total, true, false), pong = makeRecords(cl, spec, total, true, false);
     cl_mem pingRefs = cl.buffer((size_t)total * 4), pongRefs = cl.buffer((size_t)total * 4);
     cl_mem base = offsets;
@@ -86,6 +94,7 @@ uint32_t groupJoinCompact(Pipeline::Impl& m, PhaseTimes& times, Stats& stats, si
     }
   }
 
+  if (whileGrouping) whileGrouping();
   // Compaction of the one table left: its bucket lists, back to back.
   cl_mem outBase = cl.buffer((size_t)NB * 4);
   const uint32_t count = m.scanTotal(cnt, outBase, NB, &times.compact);
@@ -253,8 +262,11 @@ Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
     ++chunks_;
     const size_t mark = cl.bufferMark();
     // The next piece is read or made while this one maps. A kept one crosses while this
-    // one groups: the device then has the most work queued before the host next waits
-    // (under Tutti the app's thread makes the staged copy, beside the queued kernels).
+    // one groups and joins: both are queued before the host next waits (under Tutti the
+    // app's thread makes the staged copy, beside the queued kernels). On a thread of its
+    // own the copy would overlap the map too, but then a run on two PoCL devices with
+    // forced staging crashed in later contexts (mr.api.tutti-aside, --gtest_repeat), as it
+    // did with the old blocking writes made from such a thread.
     MapOut mo = mapPhase(up.in, up.par, cur.tasks, [&] { more = next(ahead); });
     bool sent = false;
     auto sendAhead = [&] {
@@ -281,7 +293,8 @@ Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
     if (mo.groups || extra) {
       Records dst;
       accCount = groupJoinCompact(m, times_, stats_, groupWg_, mo.first, over, mo.wgTotal, mo.groups,
-                                  (uint32_t)extra, /*finalise=*/!more, dst, sendAhead);
+                                  (uint32_t)extra, /*finalise=*/!more, dst,
+                                  more && ahead.kept ? std::function<void()>(sendAhead) : nullptr);
       if (acc.keys) cl.release({acc.keys, acc.info, acc.vals, acc.links});  // merged into dst
       acc = dst;
     }
