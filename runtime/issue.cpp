@@ -519,11 +519,13 @@ bool writeAside(Command *cmd, BufferStore &st, DeviceSlot &ds, int slot, cl_mem 
   // queued there.
   res = outside(ds.dev->callsOutsideLock, {}, [dsp, b, r, src, home, refused] {
     cl_int err = CL_SUCCESS;
-    if (stagedWriteBeside(*dsp, b, r.begin, r.size(), src, &err) && err == CL_SUCCESS) {
+    if (!stagedWriteBeside(*dsp, b, r.begin, r.size(), src, &err)) {
+      err = writeNow(*dsp, b, r.begin, r.size(), src, "write");  // staging went: the queue's way
+    } else if (err == CL_SUCCESS) {
       dsp->dev->counters.record(Transfer::HostToDevice, r.size());
-      return CL_SUCCESS;
     }
-    failed(*dsp, "staged clEnqueueWriteBuffer", err);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    failed(*dsp, "clEnqueueWriteBuffer", err);
     if (!home) return err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err;
     TUTTI_LOG(Warn, "the write goes to host memory instead");
     hostCopy(home + r.begin, src, r.size());

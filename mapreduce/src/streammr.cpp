@@ -266,7 +266,7 @@ Output StreamMR::runStream(const std::function<bool(Chunk&)>& next) {
     // app's thread makes the staged copy, beside the queued kernels). On a thread of its
     // own the copy would overlap the map too, but then a run on two PoCL devices with
     // forced staging crashed in later contexts (mr.api.tutti-aside, --gtest_repeat), as it
-    // did with the old blocking writes made from such a thread.
+    // did with Tutti's old path for such writes.
     MapOut mo = mapPhase(up.in, up.par, cur.tasks, [&] { more = next(ahead); });
     bool sent = false;
     auto sendAhead = [&] {
