@@ -408,8 +408,10 @@ struct WritePart {
 // Writes r (the parts, in order) outside the API lock (see readDirect); the bytes belong to
 // those devices from now on, and whatever reads them next is ordered after this command.
 // A part a device refuses goes to the home instead (allocated now, under the lock), which
-// becomes its valid copy once the job is back under the lock.
-IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<WritePart> parts) REQUIRES(apiMutex) {
+// becomes its valid copy once the job is back under the lock. `beside` (writeAside): on
+// no queue of the slots, so the job says nothing of the work queued there.
+IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<WritePart> parts,
+                         bool beside = false) REQUIRES(apiMutex) {
   _cl_context *ctx = cmd->q->ctx;
   BufferStore &st = *root->store;
   std::vector<int> through;
@@ -419,7 +421,7 @@ IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<Write
     // Done before anything that reads it is issued, and on no queue: copies out of the
     // replica need not wait for it (copyOutWaits).
     st.lastWrite[size_t(j.slot)] = {RealEvent(), true};
-    through.push_back(j.slot);
+    if (!beside) through.push_back(j.slot);
     allowed &= j.ds->dev->callsOutsideLock;
   }
   cmd->slot = parts.front().slot;
@@ -434,13 +436,14 @@ IssueResult writeOutside(Command *cmd, _cl_mem *root, Range r, std::vector<Write
       wrote(*root->store, j.r, -1);
     }
   };
-  return outside(allowed, std::move(through), [jobs, refused, src, home] {
+  const Route route = beside ? Route::StagedBeside : Route::StagedIfWanted;
+  return outside(allowed, std::move(through), [jobs, refused, src, home, route] {
     // Stripes go to different devices, each through its own staging and DMA engine: at
     // once, not in turn (in turn, two H200s took BlackScholes's 134 MB inputs at 17 GB/s,
     // one H200 alone at 26).
     auto write = [&](size_t k) {
       WritePart &j = (*jobs)[k];
-      j.err = writeNow(*j.ds, j.buf, j.r.begin, j.r.size(), src + j.r.begin, "write");
+      j.err = writeNow(*j.ds, j.buf, j.r.begin, j.r.size(), src + j.r.begin, "write", route);
     };
     if (jobs->size() == 1) {
       write(0);  // a write to one device: no thread, no allocation
@@ -497,41 +500,10 @@ bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIR
 // On a background thread instead, a later context's kernels read out of bounds on PoCL
 // (mr.api.tutti-aside under --gtest_repeat), which no single context reproduced.
 // False: not staged (too small, or no staging memory on the slot).
-bool writeAside(Command *cmd, BufferStore &st, DeviceSlot &ds, int slot, cl_mem b, Range r,
-                IssueResult &res) REQUIRES(apiMutex) {
-  if (cmd->unmetDeps || onRuntimeThread() || !stagingWants(ds, r.size())) return false;
-  _cl_context *ctx = cmd->q->ctx;
-  wrote(st, r, slot);
-  st.lastWrite[size_t(slot)] = {RealEvent(), true};  // done before anything that reads it
-  ++ds.dev->counters.writesAside;
-  const char *src = static_cast<const char *>(cmd->ptr);
-  char *home = homeOf(ctx, st);
-  auto refused = std::make_shared<bool>(false);
-  _cl_mem *root = rootOf(cmd->dst);
-  cmd->landedOutside = [refused, root, r, dev = ds.dev] {
-    apiMutex.assertHeld();  // Runtime::issue runs it under the lock
-    if (!*refused) return;
-    dev->noteFailure(CL_OUT_OF_RESOURCES);
-    wrote(*root->store, r, -1);
-  };
-  DeviceSlot *dsp = &ds;
-  // No `through`: the copy is on no queue of the slot, so it says nothing of the work
-  // queued there.
-  res = outside(ds.dev->callsOutsideLock, {}, [dsp, b, r, src, home, refused] {
-    cl_int err = CL_SUCCESS;
-    if (!stagedWriteBeside(*dsp, b, r.begin, r.size(), src, &err)) {
-      err = writeNow(*dsp, b, r.begin, r.size(), src, "write");  // staging went: the queue's way
-    } else if (err == CL_SUCCESS) {
-      dsp->dev->counters.record(Transfer::HostToDevice, r.size());
-    }
-    if (err == CL_SUCCESS) return CL_SUCCESS;
-    failed(*dsp, "clEnqueueWriteBuffer", err);
-    if (!home) return err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err;
-    TUTTI_LOG(Warn, "the write goes to host memory instead");
-    hostCopy(home + r.begin, src, r.size());
-    *refused = true;
-    return CL_SUCCESS;
-  });
+bool writeAside(Command *cmd, _cl_mem *root, const WritePart &part, IssueResult &res) REQUIRES(apiMutex) {
+  if (cmd->unmetDeps || onRuntimeThread() || !stagingWants(*part.ds, part.r.size())) return false;
+  ++part.ds->dev->counters.writesAside;
+  res = writeOutside(cmd, root, part.r, {part}, true);
   return true;
 }
 
@@ -554,7 +526,7 @@ IssueResult issueWrite(Command *cmd) REQUIRES(apiMutex) {
     cmd->slot = slot;
     if (cmd->blocking) return writeOutside(cmd, root, r, {{&ds, b, r, slot}});
     IssueResult aside = done();
-    if (writeAside(cmd, st, ds, slot, b, r, aside)) return aside;
+    if (writeAside(cmd, root, {&ds, b, r, slot}, aside)) return aside;
     err = writeQueued(ds, b, r.begin, r.size(), cmd->ptr, Route::StagedIfWanted, &cmd->real);
     if (err == CL_SUCCESS) {
       wrote(st, r, slot);

@@ -54,8 +54,12 @@ cl_int queued(DeviceSlot &ds, Transfer kind, size_t n, const char *span, RealEve
 
 }  // namespace
 
-cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span) {
-  auto staged = [&](cl_int *err) { return stagedWrite(ds, b, off, n, src, err); };
+cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span,
+                Route route) {
+  auto staged = [&](cl_int *err) {
+    if (route == Route::StagedBeside) return stagedWriteBeside(ds, b, off, n, src, err);
+    return route == Route::StagedIfWanted && stagedWrite(ds, b, off, n, src, err);
+  };
   auto driver = [&] {
     return icd(ds.queue()).clEnqueueWriteBuffer(ds.queue(), b, CL_TRUE, off, n, src, 0, nullptr, nullptr);
   };

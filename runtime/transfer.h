@@ -19,12 +19,14 @@ struct DeviceSlot;
 // Driver: the copy must not be staged. A caller that decided at issue time that staging
 // was not wanted keeps that decision (staging memory may become ready meanwhile), and a
 // blocking staged copy completes before it returns, so it would wait for work queued
-// before it.
-enum class Route { StagedIfWanted, Driver };
+// before it. StagedBeside (blocking writes): staged on the staging's own queue, beside the
+// work queued on the slot's, when staging is usable.
+enum class Route { StagedIfWanted, StagedBeside, Driver };
 
 // Blocking: they return once the bytes have arrived. `span`: the trace name of a copy
 // the driver makes (a staged one names its own).
-cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span);
+cl_int writeNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, const void *src, const char *span,
+                Route route = Route::StagedIfWanted);
 cl_int readNow(DeviceSlot &ds, cl_mem b, size_t off, size_t n, void *dst, Route route,
                const char *span);
 

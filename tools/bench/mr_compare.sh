@@ -3,7 +3,8 @@
 #
 # Runs the mr_* apps (tools/bench/apps, built per pipeline) on one device and writes one
 # TSV row per run: the last of --repeat runs (so first-launch compiles are excluded),
-# its phase times, wall time and the multithreaded CPU baseline's time. Thesis Fig. 4.8 /
+# its phase times, wall time, the median wall of the repeats after the first
+# (wall_median_ms, with REPEAT of 3 or more) and the multithreaded CPU baseline's time. Thesis Fig. 4.8 /
 # 4.12 equivalents. Usage: mr_compare.sh BIN_DIR OUT.tsv [app args...]
 # Environment: SIZES (default "small thesis"), REPEAT (3), APPS, PIPELINES, PRELOAD (a
 # libtutti.so to run under).
@@ -13,7 +14,7 @@ sizes=${SIZES:-small thesis}
 apps=${APPS:-WordCount KMeans StringMatch MatrixMultiplication}
 pipelines=${PIPELINES:-streammr mars mapcg}
 repeat=${REPEAT:-3}
-printf 'app\tpipeline\tsize\tstatus\twall_ms\tkernel_ms\tpreprocess_ms\tmap_ms\toverflow_ms\tgroup_ms\tjoin_ms\tcompact_ms\tdownload_ms\tcpu_baseline_ms\tcpu_threads\temitted\toverflowed\ttables\toutput\tdevice\n' > "$out"
+printf 'app\tpipeline\tsize\tstatus\twall_ms\twall_median_ms\tkernel_ms\tpreprocess_ms\tmap_ms\toverflow_ms\tgroup_ms\tjoin_ms\tcompact_ms\tdownload_ms\tcpu_baseline_ms\tcpu_threads\temitted\toverflowed\ttables\toutput\tdevice\n' > "$out"
 field() { grep -o "$1=[^ ]*" <<<"$2" | head -1 | cut -d= -f2 | tr -d '"'; }
 for app in $apps; do
   for size in $sizes; do
@@ -25,7 +26,7 @@ for app in $apps; do
       status=$(field status "$res"); [ -z "$status" ] && status=CRASH
       dev=$(grep -o 'device="[^"]*"' <<<"$res" | head -1 | cut -d'"' -f2)
       printf '%s\t%s\t%s\t%s' "$app" "$p" "$size" "$status" >> "$out"
-      for f in wall_ms kernel_ms; do printf '\t%s' "$(field $f "$res")" >> "$out"; done
+      for f in wall_ms wall_median_ms kernel_ms; do printf '\t%s' "$(field $f "$res")" >> "$out"; done
       for f in preprocess_ms map_ms overflow_ms group_ms join_ms compact_ms download_ms cpu_baseline_ms cpu_threads; do
         printf '\t%s' "$(field $f "$ph")" >> "$out"; done
       for f in emitted overflowed tables output; do printf '\t%s' "$(field $f "$st")" >> "$out"; done

@@ -615,6 +615,7 @@ class App {
   void stopWall() {
     t1_ = std::chrono::steady_clock::now();
     wallMs_ = std::chrono::duration<double, std::milli>(t1_ - t0_).count();
+    walls_.push_back(wallMs_);
   }
   double wallMs() const { return wallMs_; }
 
@@ -682,10 +683,22 @@ class App {
   }
 
   // Used by clFail(); not normally called by apps.
+  // With --repeat above 2, wall_median_ms is the median wall of the repeats after the
+  // first (which compiles and warms up), so one process gives a figure that noise moves
+  // less than the last repeat's.
   void printResult(const char* status, double kernelMsV, double wallMsV) const {
-    std::printf("RESULT app=%s size=%s device=\"%s\" platform=\"%s\" kernel_ms=%.3f wall_ms=%.3f status=%s\n",
+    std::string median;
+    if (walls_.size() > 2) {
+      std::vector<double> w(walls_.begin() + 1, walls_.end());
+      std::sort(w.begin(), w.end());
+      const size_t n = w.size();
+      char b[48];
+      std::snprintf(b, sizeof b, " wall_median_ms=%.3f", n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2);
+      median = b;
+    }
+    std::printf("RESULT app=%s size=%s device=\"%s\" platform=\"%s\" kernel_ms=%.3f wall_ms=%.3f status=%s%s\n",
                 name_.c_str(), size_.empty() ? "small" : size_.c_str(), deviceName_.c_str(),
-                platformName_.c_str(), kernelMsV, wallMsV, status);
+                platformName_.c_str(), kernelMsV, wallMsV, status, median.c_str());
   }
 
   // Public handles for apps that call the OpenCL API directly.
@@ -796,6 +809,7 @@ class App {
   double kernelNs_ = 0;
   bool wallStarted_ = false;
   double wallMs_ = 0;
+  std::vector<double> walls_;  // every stopWall, in order
   std::chrono::steady_clock::time_point t0_, t1_;
 };
 
