@@ -271,12 +271,17 @@ IssueResult readDirect(Command *cmd, BufferStore &st, Range r, bool keepInHome =
       auto ok = std::make_shared<bool>(false);
       if (keepInHome && homeOf(ctx, st)) {
         // Back under the lock, with the app still blocked: its copy goes to the home as well,
-        // so a second read of these bytes moves nothing, as through the home.
+        // so a second read of these bytes moves nothing, as through the home. Not the parts
+        // the home holds already: a fill another thread's command queued while this read
+        // ran (ensureHost marks them valid at once) may still be writing them (ThreadSanitizer
+        // saw the two copies collide in Soak.ThreadsMixedCommandsMatchTheModel).
         cmd->landedOutside = [store = rootOf(cmd->src)->store, gen = st.writes, off, n, dst, ok] {
           apiMutex.assertHeld();  // Runtime::issue runs it under the lock
           if (!*ok || store->writes != gen) return;
-          hostCopy(store->home + off, dst, n);
-          store->hostValid.add({off, off + n});
+          for (Range m : store->hostValid.missing({off, off + n})) {
+            hostCopy(store->home + m.begin, dst + (m.begin - off), m.size());
+            store->hostValid.add(m);
+          }
         };
       }
       return outside(ds.dev->callsOutsideLock, {slot}, [slotp, buf, off, n, dst, ok] {

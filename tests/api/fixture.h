@@ -23,11 +23,13 @@
 #include <CL/cl_egl.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tutti/tutti_ext.h"
@@ -39,6 +41,20 @@ namespace api {
 // ---------------------------------------------------------------------------
 const char *errName(cl_int err);
 std::string errList(std::initializer_list<cl_int> codes);
+
+// Polls p every 2 ms until it holds or `ms` have passed. The bound only ends a wait for
+// something broken, so it is generous: under the sanitizers, with the other tests on a
+// 2-core VM and a cold PoCL cache (a first launch compiles its work-group function), a
+// callback that comes may take seconds; 5 s bounds failed CI runs that passed locally.
+template <class Pred>
+bool waitFor(Pred p, int ms = 60000) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until) {
+    if (p()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return p();
+}
 
 inline ::testing::AssertionResult clIs(const char * /*expected_expr*/, const char *expr,
                                        cl_int expected, cl_int got) {

@@ -46,14 +46,6 @@ void CL_CALLBACK memDtorCb(cl_mem, void *user) {
   if (i < 8) a->log->order[i] = a->id;
 }
 
-template <class Pred>
-bool waitFor(Pred p, int ms = 5000) {
-  for (int i = 0; i < ms / 5; ++i) {
-    if (p()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return p();
-}
 
 }  // namespace
 

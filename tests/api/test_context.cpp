@@ -15,14 +15,6 @@ cl_uint ctxRefCount(cl_context c) {
   return n;
 }
 
-template <class Pred>
-bool waitFor(Pred p, int ms = 5000) {
-  for (int i = 0; i < ms / 5; ++i) {
-    if (p()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return p();
-}
 
 void CL_CALLBACK notifyCb(const char *, const void *, size_t, void *user) {
   static_cast<std::atomic<int> *>(user)->fetch_add(1);

@@ -95,14 +95,6 @@ void CL_CALLBACK buildCb(cl_program, void *user) {
   static_cast<std::atomic<int> *>(user)->fetch_add(1);
 }
 
-template <class Pred>
-bool waitFor(Pred p, int ms = 10000) {
-  for (int i = 0; i < ms / 5; ++i) {
-    if (p()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return p();
-}
 
 }  // namespace
 
