@@ -17,6 +17,17 @@ void CL_CALLBACK onStaged(cl_event, cl_int, void *) { inbox().postRetry(); }
 
 bool overlaps(Range a, Range b) { return a.begin < b.end && b.begin < a.end; }
 
+// Whether a move or an upload into slot's replica (any device's: slot -1) that overlaps r
+// is still in flight. Those copies run on the staging's own queues, beside the slot's, so
+// a copy out of the replica that is ordered after the slot's work alone may read the
+// bytes from before them.
+bool landingOn(BufferStore &st, int slot, Range r) REQUIRES(apiMutex) {
+  for (const BufferStore::Fill &f : st.pendingFills)
+    if (f.to >= 0 && (slot < 0 || f.to == slot) && overlaps(f.r, r) && eventStatus(f.ev.get()) > CL_COMPLETE)
+      return true;
+  return false;
+}
+
 }  // namespace
 
 cl_int eventStatus(cl_event e) {
@@ -95,6 +106,7 @@ bool moveFromDevices(_cl_context *ctx, BufferStore &st, const std::vector<Range>
     DeviceSlot &from = ctx->slots[s];
     for (Range t : todo.ranges())
       for (Range p : st.devValid[s].present(t)) {
+        if (landingOn(st, int(s), p)) continue;  // not there yet (see ensureHost): from the home, later
         RealEvent e;
         std::vector<RealEvent> waits;
         bool targeted = copyOutWaits(st, int(s), p, waits);
@@ -130,6 +142,11 @@ bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   }
   bool wait = waitFills(st, r, cmd);
   std::vector<Range> gaps = st.hostValid.missing(r);
+  // A replica still being filled is read once the fill has landed: cmd waits for it
+  // (waitFills) and is issued again. Read before, the home got the replica's old bytes
+  // and kept them as valid (Soak.ThreadsMixedCommandsMatchTheModel, staging forced on two
+  // devices: a map read the fill of 30 commands before).
+  if (wait && !gaps.empty() && landingOn(st, -1, r)) return false;
   // The zero-copy replica first: its bytes need no copy at all.
   std::vector<size_t> order;
   if (!gaps.empty()) {

@@ -243,6 +243,7 @@ class SoakThread {
       fprintf(stderr, "soak %d #%d q%d %s buf %d [%zu,+%zu) waits %zu err %d\n", id_, commands_, q, what,
                   b, off, len, waits.size(), err);
     for (cl_event w : waits) release(w);
+    if (getenv("TUTTI_SOAK_SNAPS")) snaps_.push_back({commands_, {model_[0], model_[1]}});
     ++commands_;
     if (!check(err, what)) {
       release(ev);
@@ -300,6 +301,7 @@ class SoakThread {
           if (h->b == b && h->lo <= off + i && off + i < h->hi)
             last += "\n    #" + std::to_string(h->command) + " q" + std::to_string(h->q) + " " +
                     h->what + " [" + std::to_string(h->lo) + "," + std::to_string(h->hi) + ")", ++shown;
+        last += whence(got, b, off, got[i]);
         fail(std::string(what) + ": buffer " + std::to_string(b) + " int " + std::to_string(off + i) +
              " is " + std::to_string(got[i]) + ", want " + std::to_string(model_[b][off + i]) +
              " (command " + std::to_string(commands_) + "); last written by:" + last);
@@ -317,6 +319,31 @@ class SoakThread {
     history_.push_back({commands_, b, q, off, off + len, what});
   }
   std::vector<Touch> history_;
+
+  // Debugging aid (TUTTI_SOAK_SNAPS): the model after every command, so that a failure
+  // says how many ints of the range are wrong and which command's state the wrong value
+  // comes from (a stale replica shows as an older command's value).
+  struct Snap {
+    int command;
+    std::vector<int> v[2];
+  };
+  std::vector<Snap> snaps_;
+  std::string whence(const std::vector<int> &got, int b, size_t off, int value) const {
+    if (snaps_.empty()) return "";
+    size_t bad = 0, lo = SIZE_MAX, hi = 0;
+    for (size_t j = 0; j < got.size(); ++j)
+      if (got[j] != model_[b][off + j]) ++bad, lo = std::min(lo, off + j), hi = off + j + 1;
+    std::string s = "\n    " + std::to_string(bad) + " wrong ints in [" + std::to_string(lo) + "," +
+                    std::to_string(hi) + ")";
+    int shown = 0;
+    for (size_t k = 0; k < snaps_.size() && shown < 4; ++k)
+      for (int bb = 0; bb < 2 && shown < 4; ++bb)
+        for (size_t j = 0; j < n_ && shown < 4; ++j)
+          if (snaps_[k].v[bb][j] == value && (k == 0 || snaps_[k - 1].v[bb][j] != value))
+            s += "\n    the wrong value entered buffer " + std::to_string(bb) + " int " + std::to_string(j) +
+                 " at command #" + std::to_string(snaps_[k].command), ++shown;
+    return s;
+  }
 
   bool check(cl_int err, const char *what) {
     if (err == CL_SUCCESS) return true;
