@@ -503,7 +503,8 @@ bool writeStriped(Command *cmd, _cl_mem *root, Range r, IssueResult &res) REQUIR
 // Not on the runtime's threads (a write issued once its wait list completed): their
 // copies would hold up the completions the dispatcher delivers.
 // On a background thread instead, a later context's kernels read out of bounds on PoCL
-// (mr.api.tutti-aside under --gtest_repeat), which no single context reproduced.
+// (mr.api.tutti-aside under --gtest_repeat), which no single context reproduced. That may
+// have been the stale replica that landingOn (coherence.cpp) since fixed; not rechecked.
 // False: not staged (too small, or no staging memory on the slot).
 bool writeAside(Command *cmd, _cl_mem *root, const WritePart &part, IssueResult &res) REQUIRES(apiMutex) {
   if (cmd->unmetDeps || onRuntimeThread() || !stagingWants(*part.ds, part.r.size())) return false;

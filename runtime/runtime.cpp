@@ -2,6 +2,7 @@
 #include "runtime.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <new>
 #include <utility>
 
@@ -273,8 +274,7 @@ void Runtime::needCompletion(_cl_event *ev) {
 
 cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) {
   for (auto *e : evs) retain(e);
-  for (auto *e : evs)
-    if (e->queue) flush(e->queue);
+  flushFor(evs);
   // Blocking transfers and driver waits of the commands just issued run now, with the
   // lock released (IssueResult::Outside): other threads go on meanwhile. Before anything
   // is armed: what they finish on their queues needs no driver callback then (NVIDIA's
@@ -294,6 +294,39 @@ cl_int Runtime::wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_eve
   bool failed = std::any_of(evs.begin(), evs.end(), [](_cl_event *e) REQUIRES(apiMutex) { return e->status < 0; });
   for (auto *e : evs) release(e);
   return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+// Batch and MKMD modes hold a queue's commands until it is flushed. A waited command may
+// depend on commands held in other queues (another thread's events in its wait list): the
+// spec asks the app to flush those, but drivers that submit at once forgive it, and so
+// must Tutti, or the wait never ends (Soak hung in both modes). The walk visits only
+// commands not yet issued, so it costs what is still pending, not the app's history.
+void Runtime::flushFor(const std::vector<_cl_event *> &evs) {
+  apiMutex.assertHeld();  // callers below the API layer are not annotated yet
+  const Settings &st = settings();
+  if (!st.batch && st.mode != KernelMode::Mkmd) {
+    for (auto *e : evs)
+      if (e->queue) flush(e->queue);
+    return;
+  }
+  std::vector<_cl_event *> todo(evs.begin(), evs.end());
+  std::unordered_set<_cl_event *> seen(todo.begin(), todo.end());
+  std::vector<_cl_command_queue *> queues;
+  while (!todo.empty()) {
+    _cl_event *e = todo.back();
+    todo.pop_back();
+    if (e->done || !e->cmd) continue;
+    Command *c = e->cmd;
+    if (c->state != Command::State::Held && c->state != Command::State::Waiting) continue;
+    if (c->state == Command::State::Held && e->queue &&
+        std::find(queues.begin(), queues.end(), e->queue) == queues.end())
+      queues.push_back(e->queue);
+    for (_cl_event *d : c->deps)
+      if (seen.insert(d).second) todo.push_back(d);
+  }
+  for (auto *e : evs)
+    if (e->queue && std::find(queues.begin(), queues.end(), e->queue) == queues.end()) queues.push_back(e->queue);
+  for (auto *q : queues) flush(q);
 }
 
 // ---------------------------------------------------------------- graph

@@ -233,6 +233,9 @@ class Runtime {
   void enqueue(Command *cmd, const std::vector<_cl_event *> &waitList);
   // alone: TUTTI_MODE=mkmd's one held command goes at once, unscheduled (mkmdGoesNow).
   void flush(_cl_command_queue *q, bool alone = false);
+  // Flushes the queues of evs and, in batch and MKMD modes, every queue holding a command
+  // they depend on.
+  void flushFor(const std::vector<_cl_event *> &evs);
   // Blocks (releasing apiMutex) until every event is complete or failed.
   cl_int wait(std::unique_lock<std::mutex> &lk, const std::vector<_cl_event *> &evs) REQUIRES(apiMutex);
   void setUserEventStatus(_cl_event *ev, cl_int status);
