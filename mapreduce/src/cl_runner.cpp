@@ -123,19 +123,17 @@ void ClRunner::releaseBuffers() {
 
 void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
   freeSpares(generation_);
-  size_t out = mark;
-  for (size_t i = mark; i < buffers_.size(); ++i) {
-    if (std::find(keep.begin(), keep.end(), buffers_[i].mem) != keep.end()) buffers_[out++] = buffers_[i];
-    else toSpare(buffers_[i]);
-  }
-  buffers_.resize(out);
+  spareFrom(mark, keep, true);
   ++generation_;
 }
 
-void ClRunner::release(const std::vector<cl_mem>& which) {
-  size_t out = 0;
-  for (size_t i = 0; i < buffers_.size(); ++i) {
-    if (std::find(which.begin(), which.end(), buffers_[i].mem) == which.end()) buffers_[out++] = buffers_[i];
+void ClRunner::release(const std::vector<cl_mem>& which) { spareFrom(0, which, false); }
+
+void ClRunner::spareFrom(size_t mark, const std::vector<cl_mem>& listed, bool listedStay) {
+  size_t out = mark;
+  for (size_t i = mark; i < buffers_.size(); ++i) {
+    bool isListed = std::find(listed.begin(), listed.end(), buffers_[i].mem) != listed.end();
+    if (isListed == listedStay) buffers_[out++] = buffers_[i];
     else toSpare(buffers_[i]);
   }
   buffers_.resize(out);

@@ -81,6 +81,9 @@ class ClRunner {
   };
   cl_mem create(size_t bytes, bool keep);
   void toSpare(const Owned& b);
+  // Makes spares of the buffers from mark on: those listed (listedStay false) or those
+  // not listed (listedStay true).
+  void spareFrom(size_t mark, const std::vector<cl_mem>& listed, bool listedStay);
   void freeSpares(uint64_t before);  // those made spare by releases before that one
   std::vector<Owned> buffers_;
   std::multimap<size_t, Spare> spare_;  // by size
