@@ -137,6 +137,8 @@ bool waitFills(BufferStore &st, Range r, Command *cmd) {
 // Returns false when cmd must wait for copies in flight.
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   if (!homeOf(ctx, st)) {
+    TUTTI_LOG(Error, "no host memory for a %zu-byte buffer's home: the command that needs its "
+              "bytes on the host fails (CL_OUT_OF_HOST_MEMORY)", st.size);
     cmd->stagingError = CL_OUT_OF_HOST_MEMORY;
     return false;  // nothing to wait for: issueCommand fails the command
   }
@@ -341,7 +343,13 @@ bool stagingComplete(Command *cmd) {
   for (const RealEvent &e : cmd->staging) {
     cl_int st = eventStatus(e.get());
     if (st > CL_COMPLETE) return false;
-    if (st < 0) cmd->stagingError = st;
+    if (st < 0 && cmd->stagingError == CL_SUCCESS) {
+      // Said once per command: a launch that failed over to another device and then lost
+      // its data this way reached the app only as an error in a later wait list (10 GiB
+      // WordCount on an H100, session 43).
+      TUTTI_LOG(Error, "a copy that a command waited for failed (%s): the command fails", clErrorName(st));
+      cmd->stagingError = st;
+    }
   }
   return true;
 }
