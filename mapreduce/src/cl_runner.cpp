@@ -93,6 +93,8 @@ cl_mem ClRunner::create(size_t want, bool keep) {
   }
   check(err, "clCreateBuffer");
   buffers_.push_back({m, want, keep});
+  live_ += want;
+  peak_ = std::max(peak_, live_);
   return m;
 }
 
@@ -100,6 +102,7 @@ void ClRunner::freeSpares(uint64_t before) {
   for (auto it = spare_.begin(); it != spare_.end();) {
     if (it->second.generation < before) {
       clReleaseMemObject(it->second.mem);
+      live_ -= it->first;
       it = spare_.erase(it);
     } else {
       ++it;
@@ -109,7 +112,7 @@ void ClRunner::freeSpares(uint64_t before) {
 
 void ClRunner::toSpare(const Owned& b) {
   if (b.keep) spare_.emplace(b.bytes, Spare{b.mem, generation_});
-  else clReleaseMemObject(b.mem);
+  else clReleaseMemObject(b.mem), live_ -= b.bytes;
 }
 
 void ClRunner::releaseBuffers() {

@@ -35,6 +35,10 @@ class ClRunner {
   // runs beside those kernels), where a spare's last reader may still be running.
   cl_mem freshBuffer(size_t bytes);
   void releaseBuffers();
+  // Bytes of the buffers held (spares included), and the most held since resetPeak.
+  uint64_t liveBytes() const { return live_; }
+  uint64_t peakBytes() const { return peak_; }
+  void resetPeak() { peak_ = live_; }
   // Releases the buffers made since bufferMark() returned mark, except those in keep
   // (a streamed run frees each chunk's buffers but its running result).
   size_t bufferMark() const { return buffers_.size(); }
@@ -88,6 +92,7 @@ class ClRunner {
   std::vector<Owned> buffers_;
   std::multimap<size_t, Spare> spare_;  // by size
   uint64_t generation_ = 0;
+  uint64_t live_ = 0, peak_ = 0;
   struct Pending {
     cl_event ev;
     double* phase;

@@ -64,11 +64,13 @@ size_t Pipeline::Impl::mapGroupSize(const char* kernel) {
 Pipeline::Impl& Pipeline::beginRun() {
   times_ = {};
   stats_ = {};
+  impl_->cl.resetPeak();
   return *impl_;
 }
 
 Output Pipeline::finishRun(Output out) {
   stats_.output = out.count;
+  stats_.peakBufferBytes = impl_->cl.peakBytes();
   impl_->cl.settle(onKernelEvent);
   impl_->cl.releaseBuffers();
   return out;

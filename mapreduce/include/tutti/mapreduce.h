@@ -68,6 +68,9 @@ struct Stats {
   uint64_t tables = 0;         // hash tables (regions) grouped
   uint64_t joinLevels = 0;
   uint64_t output = 0;         // records returned
+  // The most bytes of device buffers the run held at once (spares kept for the next run
+  // included): a streamed run's stays bounded by its pieces' size, whatever the input's.
+  uint64_t peakBufferBytes = 0;
 };
 
 // The job's result, by bucket, then hash, then key (map-only: region order).

@@ -156,9 +156,9 @@ inline void logPhases(const app::App& a, const tutti::mr::Pipeline& p, double cp
         "compact_ms=%.3f download_ms=%.3f cpu_baseline_ms=%.3f cpu_threads=%u\n",
         pipelineName(), t.preprocess, t.map, t.overflow, t.group, t.join, t.compact, t.download, cpuMs,
         cpuThreads());
-  a.log("emitted=%llu overflowed=%llu tables=%llu join_levels=%llu output=%llu\n",
+  a.log("emitted=%llu overflowed=%llu tables=%llu join_levels=%llu output=%llu peak_buffer_mb=%.1f\n",
         (unsigned long long)s.emitted, (unsigned long long)s.overflowed, (unsigned long long)s.tables,
-        (unsigned long long)s.joinLevels, (unsigned long long)s.output);
+        (unsigned long long)s.joinLevels, (unsigned long long)s.output, s.peakBufferBytes / 1048576.0);
 }
 
 // Runs body; a MapReduce library error fails the app like an OpenCL error does.
