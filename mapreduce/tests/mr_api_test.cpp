@@ -219,6 +219,16 @@ tutti::mr::Output streamed(tutti::mr::StreamMR& job, const std::vector<cl_uint>&
   });
 }
 
+// The job with mr_reduce finalising each key, regions of 8 records and 2 buckets (the
+// overflow pass and deep joins in every piece).
+std::unique_ptr<tutti::mr::StreamMR> finalisingJob(Cl& cl) {
+  tutti::mr::Options opt;
+  opt.regionRecords = 8;
+  opt.buckets = 2;
+  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
+  return std::make_unique<tutti::mr::StreamMR>(cl.context, cl.device, cl.queue, spec, opt);
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> sorted(const tutti::mr::Output& out) {
   std::vector<std::pair<uint32_t, uint32_t>> v;
   for (size_t i = 0; i < out.count; ++i) v.push_back({*(const uint32_t*)out.keyData(i), out.value<uint32_t>(i)});
@@ -229,11 +239,8 @@ std::vector<std::pair<uint32_t, uint32_t>> sorted(const tutti::mr::Output& out) 
 TEST(StreamMR, StreamedPiecesGiveTheWholeRunsOutput) {
   Cl cl;
   ASSERT_NE(cl.queue, nullptr);
-  tutti::mr::Options opt;
-  opt.regionRecords = 8;  // overflow in every piece
-  opt.buckets = 2;
-  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
-  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
+  auto jobPtr = finalisingJob(cl);
+  tutti::mr::StreamMR& job = *jobPtr;
   uint32_t ref[3];
   std::vector<cl_uint> in = sevens(ref);
   cl_mem buf = cl.input(in);
@@ -260,11 +267,8 @@ TEST(StreamMR, StreamedPiecesGiveTheWholeRunsOutput) {
 TEST(StreamMR, KeptPiecesGiveTheWholeRunsOutput) {
   Cl cl;
   ASSERT_NE(cl.queue, nullptr);
-  tutti::mr::Options opt;
-  opt.regionRecords = 8;
-  opt.buckets = 2;
-  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
-  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
+  auto jobPtr = finalisingJob(cl);
+  tutti::mr::StreamMR& job = *jobPtr;
   uint32_t ref[3];
   std::vector<cl_uint> in = sevens(ref);
   auto whole = sorted(streamed(job, in, {0, 1000}));
@@ -290,11 +294,8 @@ TEST(StreamMR, KeptPiecesGiveTheWholeRunsOutput) {
 TEST(StreamMR, StreamedRunsHoldWhatOnePieceNeeds) {
   Cl cl;
   ASSERT_NE(cl.queue, nullptr);
-  tutti::mr::Options opt;
-  opt.regionRecords = 8;
-  opt.buckets = 2;
-  tutti::mr::JobSpec spec{kTypes, std::string(kFunctions) + kFinalise, 4, 4, true, /*hasReduce=*/true, true};
-  tutti::mr::StreamMR job(cl.context, cl.device, cl.queue, spec, opt);
+  auto jobPtr = finalisingJob(cl);
+  tutti::mr::StreamMR& job = *jobPtr;
   uint32_t ref[3];
   std::vector<cl_uint> in = sevens(ref);
   auto cutsOf = [](size_t pieces) {
