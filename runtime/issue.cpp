@@ -758,7 +758,11 @@ IssueResult issueCommandImpl(Command *cmd) REQUIRES(apiMutex) {
     case CmdKind::Kernel:
       if (cmd->vast) return issueVast(cmd);
       // Placement found no device that holds its buffers, and VAST did not take it.
-      if (cmd->slot < 0) return done(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      if (cmd->slot < 0) {
+        TUTTI_LOG(Error, "kernel '%s': no device left to run it holds its buffers, and VAST did "
+                  "not take it: it fails (CL_MEM_OBJECT_ALLOCATION_FAILURE)", cmd->kernel->name.c_str());
+        return done(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      }
       return issueKernel(cmd);
     case CmdKind::Read: return issueRead(cmd);
     case CmdKind::Write: return issueWrite(cmd);
