@@ -137,8 +137,6 @@ bool waitFills(BufferStore &st, Range r, Command *cmd) {
 // Returns false when cmd must wait for copies in flight.
 bool ensureHost(_cl_context *ctx, BufferStore &st, Range r, Command *cmd) {
   if (!homeOf(ctx, st)) {
-    TUTTI_LOG(Error, "no host memory for a %zu-byte buffer's home: the command that needs its "
-              "bytes on the host fails (CL_OUT_OF_HOST_MEMORY)", st.size);
     cmd->stagingError = CL_OUT_OF_HOST_MEMORY;
     return false;  // nothing to wait for: issueCommand fails the command
   }

@@ -35,8 +35,7 @@ class ClRunner {
   // runs beside those kernels), where a spare's last reader may still be running.
   cl_mem freshBuffer(size_t bytes);
   void releaseBuffers();
-  // Bytes of the buffers held (spares included), and the most held since resetPeak.
-  uint64_t liveBytes() const { return live_; }
+  // The most bytes of buffers held at once (spares included) since resetPeak.
   uint64_t peakBytes() const { return peak_; }
   void resetPeak() { peak_ = live_; }
   // Releases the buffers made since bufferMark() returned mark, except those in keep
