@@ -74,7 +74,7 @@ cl_mem ClRunner::buffer(size_t bytes) {
   auto it = spare_.lower_bound(want);
   if (it != spare_.end() && it->first <= 2 * want) {
     cl_mem m = it->second.mem;
-    buffers_.push_back({m, it->first});
+    buffers_.push_back({m, it->first, true, made_++});
     spare_.erase(it);
     return m;
   }
@@ -92,7 +92,7 @@ cl_mem ClRunner::create(size_t want, bool keep) {
     m = clCreateBuffer(context_, CL_MEM_READ_WRITE, want, nullptr, &err);
   }
   check(err, "clCreateBuffer");
-  buffers_.push_back({m, want, keep});
+  buffers_.push_back({m, want, keep, made_++});
   live_ += want;
   peak_ = std::max(peak_, live_);
   return m;
@@ -124,7 +124,7 @@ void ClRunner::releaseBuffers() {
   ++generation_;
 }
 
-void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
+void ClRunner::releaseSince(uint64_t mark, const std::vector<cl_mem>& keep) {
   freeSpares(generation_);
   spareFrom(mark, keep, true);
   ++generation_;
@@ -132,11 +132,11 @@ void ClRunner::releaseSince(size_t mark, const std::vector<cl_mem>& keep) {
 
 void ClRunner::release(const std::vector<cl_mem>& which) { spareFrom(0, which, false); }
 
-void ClRunner::spareFrom(size_t mark, const std::vector<cl_mem>& listed, bool listedStay) {
-  size_t out = mark;
-  for (size_t i = mark; i < buffers_.size(); ++i) {
+void ClRunner::spareFrom(uint64_t mark, const std::vector<cl_mem>& listed, bool listedStay) {
+  size_t out = 0;
+  for (size_t i = 0; i < buffers_.size(); ++i) {
     bool isListed = std::find(listed.begin(), listed.end(), buffers_[i].mem) != listed.end();
-    if (isListed == listedStay) buffers_[out++] = buffers_[i];
+    if (buffers_[i].serial < mark || isListed == listedStay) buffers_[out++] = buffers_[i];
     else toSpare(buffers_[i]);
   }
   buffers_.resize(out);

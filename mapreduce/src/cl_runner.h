@@ -39,9 +39,10 @@ class ClRunner {
   uint64_t peakBytes() const { return peak_; }
   void resetPeak() { peak_ = live_; }
   // Releases the buffers made since bufferMark() returned mark, except those in keep
-  // (a streamed run frees each chunk's buffers but its running result).
-  size_t bufferMark() const { return buffers_.size(); }
-  void releaseSince(size_t mark, const std::vector<cl_mem>& keep);
+  // (a streamed run frees each chunk's buffers but its running result). The mark counts
+  // buffers made, not held, so releases between the mark and releaseSince do not move it.
+  uint64_t bufferMark() const { return made_; }
+  void releaseSince(uint64_t mark, const std::vector<cl_mem>& keep);
   // Releases these buffers alone (a streamed run's piece uploads).
   void release(const std::vector<cl_mem>& which);
   void zero(cl_mem m, size_t bytes, double* phase) { fill(m, bytes, 0, phase); }
@@ -76,7 +77,8 @@ class ClRunner {
   struct Owned {
     cl_mem mem;
     size_t bytes;  // its size: a spare taken may be larger than the request
-    bool keep = true;  // becomes a spare when released (freshBuffer's do not)
+    bool keep;  // becomes a spare when released (freshBuffer's do not)
+    uint64_t serial;  // made_ when it was handed out
   };
   struct Spare {
     cl_mem mem;
@@ -84,13 +86,14 @@ class ClRunner {
   };
   cl_mem create(size_t bytes, bool keep);
   void toSpare(const Owned& b);
-  // Makes spares of the buffers from mark on: those listed (listedStay false) or those
-  // not listed (listedStay true).
-  void spareFrom(size_t mark, const std::vector<cl_mem>& listed, bool listedStay);
+  // Makes spares of the buffers handed out since mark: those listed (listedStay false) or
+  // those not listed (listedStay true).
+  void spareFrom(uint64_t mark, const std::vector<cl_mem>& listed, bool listedStay);
   void freeSpares(uint64_t before);  // those made spare by releases before that one
   std::vector<Owned> buffers_;
   std::multimap<size_t, Spare> spare_;  // by size
   uint64_t generation_ = 0;
+  uint64_t made_ = 0;  // buffers handed out so far
   uint64_t live_ = 0, peak_ = 0;
   struct Pending {
     cl_event ev;
