@@ -15,6 +15,10 @@ ClRunner::ClRunner(cl_context context, cl_device_id device, cl_command_queue que
   check(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, nullptr),
         "clGetCommandQueueInfo");
   profiling_ = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+  // Commands follow each other without events, and a blocking read stands for everything
+  // queued before it.
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    throw Error("tutti::mr needs an in-order command queue", CL_INVALID_COMMAND_QUEUE);
 }
 
 ClRunner::~ClRunner() {
@@ -162,6 +166,15 @@ void ClRunner::writeAsync(cl_mem m, size_t bytes, const void* src, double* phase
   check(clEnqueueWriteBuffer(queue_, m, CL_FALSE, 0, bytes, src, 0, nullptr, &ev), "clEnqueueWriteBuffer");
   track(ev, phase, false);
 }
+
+void ClRunner::readAsync(cl_mem m, size_t bytes, void* dst, double* phase) {
+  if (bytes == 0) return;
+  cl_event ev = nullptr;
+  check(clEnqueueReadBuffer(queue_, m, CL_FALSE, 0, bytes, dst, 0, nullptr, &ev), "clEnqueueReadBuffer");
+  track(ev, phase, false);
+}
+
+void ClRunner::finish() { check(clFinish(queue_), "clFinish"); }
 
 void ClRunner::read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset) {
   if (bytes == 0) return;

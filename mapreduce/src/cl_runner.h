@@ -51,6 +51,9 @@ class ClRunner {
   // Returns at once: src must stay unchanged until the queue is finished (settle).
   void writeAsync(cl_mem m, size_t bytes, const void* src, double* phase);
   void read(cl_mem m, size_t bytes, void* dst, double* phase, size_t offset = 0);
+  // Returns at once: dst is written by the time finish() or settle() returns.
+  void readAsync(cl_mem m, size_t bytes, void* dst, double* phase);
+  void finish();
   void copy(cl_mem src, cl_mem dst, size_t bytes, size_t dstOffset, double* phase);
 
   template <class... A>

@@ -95,9 +95,11 @@ Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t coun
   out.keys.resize(count * spec.keyBytes);
   out.values.resize(count * spec.valueBytes);
   std::vector<uint32_t> info(count * 2);
-  cl.read(r.keys, out.keys.size(), out.keys.data(), phase);
-  cl.read(r.info, info.size() * 4, info.data(), phase);
-  cl.read(r.vals, out.values.size(), out.values.data(), phase);
+  // One wait for the three (each blocking read is a round trip to the device).
+  cl.readAsync(r.keys, out.keys.size(), out.keys.data(), phase);
+  cl.readAsync(r.info, info.size() * 4, info.data(), phase);
+  cl.readAsync(r.vals, out.values.size(), out.values.data(), phase);
+  cl.finish();
   out.keySizes.resize(count);
   for (size_t i = 0; i < count; ++i) out.keySizes[i] = info[2 * i];
   return out;

@@ -147,6 +147,7 @@ struct StreamMR::MapOut {
   uint32_t groups = 0;
   uint64_t overflow = 0, writtenAll = 0;
   std::vector<uint32_t> written;  // per region: records before it (map-only compaction)
+  std::vector<uint32_t> ovBase;  // per region: overflow records before it
 };
 
 StreamMR::MapOut StreamMR::mapPhase(cl_mem input, cl_mem params, uint32_t numTasks,
@@ -173,7 +174,10 @@ StreamMR::MapOut StreamMR::mapPhase(cl_mem input, cl_mem params, uint32_t numTas
   cl.read(wgTotal, groups * 4, totals.data(), &times_.map);
 
   // Overflow pass where a region ran out: exact ranges from the counted totals.
-  std::vector<uint32_t> ovBase(groups);
+  // Both are written without waiting (the next wait is a read, after the kernels using
+  // them), so they live in the MapOut until the run ends.
+  std::vector<uint32_t>& ovBase = o.ovBase;
+  ovBase.resize(groups);
   o.written.resize(groups);
   for (uint32_t g = 0; g < groups; ++g) {
     ovBase[g] = (uint32_t)o.overflow;
@@ -186,7 +190,7 @@ StreamMR::MapOut StreamMR::mapPhase(cl_mem input, cl_mem params, uint32_t numTas
   o.over = makeRecords(cl, spec, o.overflow);
   if (o.overflow) {
     cl_mem ovBaseBuf = cl.buffer(groups * 4);
-    cl.write(ovBaseBuf, groups * 4, ovBase.data(), &times_.overflow);
+    cl.writeAsync(ovBaseBuf, groups * 4, ovBase.data(), &times_.overflow);
     cl.args(mapOverflow, input, params, numTasks, o.over.keys, o.over.info, o.over.vals, wgTotal,
             ovBaseBuf, taskWritten);
     cl.launch(mapOverflow, (size_t)groups * mapWg_, mapWg_, &times_.overflow);
@@ -211,7 +215,7 @@ Output StreamMR::run(cl_mem input, cl_mem params, uint32_t numTasks) {
     const size_t count = writtenAll + overflow;
     Records dst = makeRecords(cl, spec, count);
     cl_mem outBase = cl.buffer(groups * 4);
-    cl.write(outBase, groups * 4, mo.written.data(), &times_.compact);
+    cl.writeAsync(outBase, groups * 4, mo.written.data(), &times_.compact);
     cl_kernel compact = cl.kernel("mr_compact_regions");
     cl.args(compact, first.keys, first.info, first.vals, mo.wgTotal, outBase, dst.keys, dst.info, dst.vals);
     cl.launch(compact, (size_t)groups * C, std::min<size_t>(C, groupWg_), &times_.compact);

@@ -167,6 +167,28 @@ TEST_P(Pipelines, KeyBytesMustBeWords) {
   EXPECT_THROW(make(cl, GetParam(), {kTypes, kFunctions, 6, 4}), std::invalid_argument);
 }
 
+// The pipelines chain commands without events: an out-of-order queue would let a kernel
+// run before the upload it reads.
+TEST_P(Pipelines, OutOfOrderQueuesAreRefused) {
+  Cl cl;
+  ASSERT_NE(cl.queue, nullptr);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue ooo =
+      clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err == CL_INVALID_QUEUE_PROPERTIES) GTEST_SKIP() << "the device has no out-of-order queues";
+  ASSERT_EQ(err, CL_SUCCESS);
+  const tutti::mr::JobSpec spec{kTypes, kFunctions, 4, 4};
+  try {
+    if (GetParam() == 0) tutti::mr::StreamMR(cl.context, cl.device, ooo, spec);
+    if (GetParam() == 1) tutti::mr::Mars(cl.context, cl.device, ooo, spec);
+    if (GetParam() == 2) tutti::mr::MapCG(cl.context, cl.device, ooo, spec);
+    ADD_FAILURE() << "an out-of-order queue was taken";
+  } catch (const tutti::mr::Error& e) {
+    EXPECT_EQ(e.code, CL_INVALID_COMMAND_QUEUE) << e.what();
+  }
+  clReleaseCommandQueue(ooo);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Pipelines, ::testing::Values(0, 1, 2),
                          [](const ::testing::TestParamInfo<int>& i) {
                            return std::string(i.param == 0 ? "StreamMR" : i.param == 1 ? "Mars" : "MapCG");
