@@ -29,7 +29,11 @@ struct mr_emitter {
 // into its hash table; the others do nothing).
 static void mr_after_write(mr_emitter* e, uint r);
 
-void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value) {
+// A record's info.x: its key's size, and in map-only jobs its value's size above it
+// (mr_emit_sized); a reduce phase combines and reduces whole values.
+#define MR_SIZE_BITS 16
+static void mr_emit_record(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value,
+                           uint valueSize) {
   uint n = e->emitted++;
   if (n < e->skip) return;  // written by the first pass already
   uint slot = e->mode == MR_SLOT_LOCAL ? atomic_inc(e->counter)
@@ -47,11 +51,35 @@ void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* va
   uint size = min(keySize, (uint)MR_KEY_BYTES);
   for (uint i = 0; i < MR_KEY_BYTES; ++i) w[i] = i < size ? key[i] : 0;
   for (uint i = 0; i < MR_KEY_WORDS; ++i) e->keys[(size_t)r * MR_KEY_WORDS + i] = words[i];
+#if MR_REDUCE_PHASE
   e->info[r] = (uint2)(size, mr_hash(key, size));
   e->vals[r] = *value;
+#else
+  e->info[r] = (uint2)(size | (valueSize << MR_SIZE_BITS), mr_hash(key, size));
+  if (valueSize == MR_VALUE_BYTES) {
+    e->vals[r] = *value;
+  } else {  // the bytes past its size are zero, so equal outputs are equal bytes
+    mr_value_t v;
+    uchar* d = (uchar*)&v;
+    const uchar* s = (const uchar*)value;
+    for (uint i = 0; i < MR_VALUE_BYTES; ++i) d[i] = i < valueSize ? s[i] : 0;
+    e->vals[r] = v;
+  }
+#endif
   e->written++;
   mr_after_write(e, r);
 }
+
+void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value) {
+  mr_emit_record(e, key, keySize, value, MR_VALUE_BYTES);
+}
+
+#if !MR_REDUCE_PHASE
+void mr_emit_sized(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value,
+                   uint valueSize) {
+  mr_emit_record(e, key, keySize, value, min(valueSize, (uint)MR_VALUE_BYTES));
+}
+#endif
 
 static void mr_init_emitter(mr_emitter* e, __global uint* keys, __global uint2* info,
                             __global mr_value_t* vals, volatile __local uint* counter, uint base,

@@ -8,9 +8,14 @@ namespace tutti::mr {
 Pipeline::Pipeline(cl_context context, cl_device_id device, cl_command_queue queue, JobSpec spec,
                    Options options)
     : impl_(new Impl(context, device, queue, std::move(spec), options)) {
-  if (impl_->spec.keyBytes == 0 || impl_->spec.keyBytes % 4) {
+  // A record's key size and value size share 32 bits (common_kernels.cl, MR_SIZE_BITS).
+  if (impl_->spec.keyBytes == 0 || impl_->spec.keyBytes % 4 || impl_->spec.keyBytes > 0xFFFF) {
     delete impl_;
-    throw std::invalid_argument("tutti::mr: keyBytes must be a positive multiple of 4");
+    throw std::invalid_argument("tutti::mr: keyBytes must be a positive multiple of 4, below 65536");
+  }
+  if (impl_->spec.valueBytes == 0 || impl_->spec.valueBytes > 0xFFFF) {
+    delete impl_;
+    throw std::invalid_argument("tutti::mr: valueBytes must be 1 to 65535");
   }
 }
 
@@ -29,6 +34,10 @@ void Pipeline::Impl::buildJob(const std::string& pipelineSource, const std::stri
   std::string source = "typedef struct mr_emitter mr_emitter;\n" + spec.types +
                        "\ntypedef char mr_value_size_check[sizeof(mr_value_t) == MR_VALUE_BYTES ? 1 : -1];\n"
                        "void mr_emit(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value);\n"
+                       "#if !MR_REDUCE_PHASE\n"
+                       "void mr_emit_sized(mr_emitter* e, const uchar* key, uint keySize, const mr_value_t* value,"
+                       " uint valueSize);\n"
+                       "#endif\n"
                        "typedef struct mr_values mr_values;\n"
                        "bool mr_next_value(mr_values* values, mr_value_t* value);\n"
                        "void mr_reduce_list(const uchar* key, uint keySize, mr_values* values, mr_value_t* out);\n" +
@@ -101,7 +110,12 @@ Output download(ClRunner& cl, const JobSpec& spec, const Records& r, size_t coun
   cl.readAsync(r.vals, out.values.size(), out.values.data(), phase);
   cl.finish();
   out.keySizes.resize(count);
-  for (size_t i = 0; i < count; ++i) out.keySizes[i] = info[2 * i];
+  out.valueSizes.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    // Map-only records carry their value's size above the key's (mr_emit_sized).
+    out.keySizes[i] = spec.reducePhase ? info[2 * i] : info[2 * i] & 0xFFFF;
+    out.valueSizes[i] = spec.reducePhase ? spec.valueBytes : info[2 * i] >> 16;
+  }
   return out;
 }
 

@@ -36,7 +36,11 @@ struct Error : std::runtime_error {
 //   void mr_reduce(const uchar* key, uint keySize, mr_value_t* v);  // if hasReduce: finalise
 //   void mr_reduce_list(const uchar* key, uint keySize, mr_values* values, mr_value_t* out);
 //        // reduce phase without a combiner: mr_next_value(values, &v) yields each value
-// and may call mr_emit(e, key, keySize, &value) any number of times per task. Map must
+// and may call mr_emit(e, key, keySize, &value) any number of times per task. A map-only
+// job's map may instead give each value a size (Table 4.1's emitIntermediate):
+// mr_emit_sized(e, key, keySize, &value, valueSize), up to sizeof(mr_value_t), stored
+// zero-padded and returned in Output::valueSizes; a reduce phase combines and reduces
+// whole mr_value_t's, and its jobs do not build with mr_emit_sized. Map must
 // be deterministic: the overflow pass re-runs it and skips what was written.
 struct JobSpec {
   std::string types;
@@ -79,7 +83,9 @@ struct Output {
   unsigned keyBytes = 0, valueBytes = 0;
   std::vector<uint8_t> keys;       // count * keyBytes, zero-padded
   std::vector<uint32_t> keySizes;  // count
-  std::vector<uint8_t> values;     // count * valueBytes
+  std::vector<uint8_t> values;     // count * valueBytes, zero past each value's size
+  // count: what mr_emit_sized gave (map-only jobs), else valueBytes
+  std::vector<uint32_t> valueSizes;
 
   std::string keyString(size_t i) const {
     return std::string(reinterpret_cast<const char*>(&keys[i * keyBytes]), keySizes[i]);
