@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Planned for the next GPU session (not run): after ba1ead1, 10 GiB WordCount in 1 GiB kept
-# pieces on CPU + H100 (twice, with peak_buffer_mb),
-# the map-only pipelines natively (two rounds of medians), StreamMR under Tutti, and issue 17's
-# overhead.sh (with BUILD set, which session 43 forgot).
+# Planned for session 45 (session 44 got no machine), call 1: 10 GiB WordCount in 1 GiB
+# kept pieces on CPU + one GPU under Tutti (with peak_buffer_mb), four rounds of the
+# map-only pipelines natively (StringMatch also at the thesis' M, 64 MB), and StreamMR
+# under Tutti. Calls 2 and 3: next-c2.sh (issue 17's overhead.sh), next-c3.sh (failover
+# when the GPU's memory runs out, with TUTTI_LOG=info).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf /tmp/b; mkdir -p /tmp/b && tar xJf "$here/bundle.tar.xz" -C /tmp/b
@@ -29,16 +30,15 @@ wc10() {
 native() {
   OCL_ICD_FILENAMES=$nv APPS="StringMatch MatrixMultiplication" REPEAT=8 timeout 120 \
     tools/bench/mr_compare.sh $B/apps $W/maponly_native_r$1.tsv > $W/maponly_native_r$1.txt 2>&1
+  # The thesis' M for StringMatch is 64 MB (its S is the apps' small, 16 MiB).
+  OCL_ICD_FILENAMES=$nv APPS=StringMatch SIZES=thesis REPEAT=8 timeout 60 \
+    tools/bench/mr_compare.sh $B/apps $W/sm64_native_r$1.tsv --bytes 67108864 > $W/sm64_native_r$1.txt 2>&1
   echo "native r$1 $SECONDS" >> $W/times.txt; pack
 }
 wc10 1
-native 1
-wc10 2
-native 2
-[ $SECONDS -lt 420 ] && { PRELOAD=$L APPS="StringMatch MatrixMultiplication" PIPELINES=streammr REPEAT=8 timeout 60 \
+for r in 1 2 3 4; do [ $SECONDS -lt 420 ] && native $r; done
+[ $SECONDS -lt 440 ] && { PRELOAD=$L APPS="StringMatch MatrixMultiplication" PIPELINES=streammr REPEAT=8 timeout 60 \
   tools/bench/mr_compare.sh $B/apps $W/maponly_tutti.tsv > $W/maponly_tutti.txt 2>&1
   echo "tutti $SECONDS" >> $W/times.txt; pack; }
-[ $SECONDS -lt 440 ] && { BUILD=$B timeout $((480 - SECONDS)) tools/bench/overhead.sh $W/overhead > $W/overhead.txt 2>&1
-  echo "overhead $SECONDS" >> $W/times.txt; pack; }
 echo "total $SECONDS" >> $W/times.txt
 pack
